@@ -1,0 +1,41 @@
+"""The exceptions gammon raises: one class per kind of problem, each naming the bad input."""
+
+from __future__ import annotations
+
+
+class GammonError(Exception):
+    """Base class of every error gammon raises on purpose."""
+
+
+class InvalidPositionError(GammonError, ValueError):
+    """A position that cannot exist (too many checkers, both colours on a point, ...)."""
+
+
+class NotationError(GammonError, ValueError):
+    """Text that does not parse in the notation it claims to be in.
+
+    ``field`` names the part of the text that is wrong, ``expected`` what would have been right.
+    """
+
+    def __init__(self, notation: str, field: str, text: str, expected: str) -> None:
+        self.notation = notation
+        self.field = field
+        self.text = text
+        self.expected = expected
+        super().__init__(f"{notation}: bad {field} {text!r}: expected {expected}")
+
+
+class InvalidMoveError(GammonError, ValueError):
+    """Move text that is not well-formed (``24/z``, ``13-``, ...)."""
+
+
+class IllegalPlayError(GammonError, ValueError):
+    """A well-formed play that the rules do not allow for this position and roll."""
+
+
+class AmbiguousPlayError(IllegalPlayError):
+    """Short move text that matches more than one legal play."""
+
+
+class IllegalActionError(GammonError):
+    """An action the game does not allow now: acting out of turn, doubling without the cube, ..."""

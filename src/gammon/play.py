@@ -1,0 +1,217 @@
+"""Checker moves, plays (a whole turn) and the lazy set of legal plays for a roll."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import movegen
+from .errors import IllegalPlayError, InvalidMoveError
+from .position import Position
+
+BAR = movegen.OWN_BAR
+OFF = movegen.OFF
+
+
+def _check_dice(d1: int, d2: int) -> tuple[int, int]:
+    for name, die in (("first die", d1), ("second die", d2)):
+        if not isinstance(die, (int, np.integer)) or not 1 <= int(die) <= 6:
+            raise IllegalPlayError(f"{name} must be 1-6, got {die!r}")
+    return int(d1), int(d2)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """One checker moved, in the mover's numbering: ``source`` 25 is the bar, ``target`` 0 is off."""
+
+    source: int
+    target: int
+    hit: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.source <= 25:
+            raise InvalidMoveError(f"a move starts on a point 1-24 or the bar (25), got {self.source}")
+        if not 0 <= self.target <= 24 or self.target >= self.source:
+            raise InvalidMoveError(f"a move from {self.source} must go down to a point 1-24 or off (0), got {self.target}")
+
+    @property
+    def pips(self) -> int:
+        return self.source - self.target
+
+    def __str__(self) -> str:
+        source = "bar" if self.source == BAR else str(self.source)
+        target = "off" if self.target == OFF else str(self.target)
+        return f"{source}/{target}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A whole turn: up to four checker moves (none for a roll that cannot be played)."""
+
+    moves: tuple[Move, ...] = ()
+
+    def __str__(self) -> str:
+        """Canonical standard notation, e.g. ``24/18 13/11*``; a pass is empty."""
+        from .notation import movetext
+
+        return movetext.format_play(self.moves)
+
+    def ubgi(self) -> str:
+        """UBGI's engine-facing form: every step written out, no ``*``, no ``(n)``."""
+        return " ".join(
+            f"{'bar' if m.source == BAR else m.source}/{'off' if m.target == OFF else m.target}" for m in self.moves
+        )
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
+
+    @classmethod
+    def from_array(cls, moves: np.ndarray, count: int) -> Play:
+        return cls(tuple(Move(int(m[0]), int(m[1]), bool(m[2])) for m in moves[:count]))
+
+
+def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
+    """A copy of a kernel board with ``moves`` made one by one (hits go to the bar).
+
+    Only the mechanics are applied here; whether the moves are legal for a roll is what
+    :class:`LegalPlays` decides.
+    """
+    result = board.copy()
+    for move in moves:
+        if result[move.source] <= 0:
+            where = "the bar" if move.source == BAR else f"point {move.source}"
+            raise IllegalPlayError(f"{move}: no checker of the side to act on {where}")
+        if move.target != OFF and result[move.target] < -1:
+            raise IllegalPlayError(f"{move}: point {move.target} is blocked")
+        movegen._apply_move(result, move.source, move.target)
+    return result
+
+
+class LegalPlays:
+    """The legal plays of a position for a roll, one per distinct resulting position.
+
+    Generated on first use by the compiled kernel. ``len()``, iteration and ``in`` work
+    as for python-chess's ``legal_moves``; ``in`` accepts a :class:`Play` (in any order of
+    its moves) or move text.
+
+    >>> plays = Position().legal_plays(3, 1)
+    >>> len(plays), "8/5 6/5" in plays, "24/20" in plays
+    (16, True, False)
+    """
+
+    __slots__ = ("position", "dice", "_boards", "_moves", "_counts", "_plays", "_index")
+
+
+    def __init__(self, position: Position, d1: int, d2: int) -> None:
+        self.position = position
+        self.dice = _check_dice(d1, d2)
+        self._boards: np.ndarray | None = None
+        self._index: dict[bytes, int] | None = None
+
+    def _generate(self) -> None:
+        if self._boards is None:
+            boards, moves, counts = movegen.generate(self.position.array(), *self.dice)
+            self._boards, self._moves, self._counts = boards, moves, counts
+            self._plays = [Play.from_array(moves[i], int(counts[i])) for i in range(len(counts))]
+            self._index = {boards[i].tobytes(): i for i in range(len(counts))}
+
+    def __len__(self) -> int:
+        self._generate()
+        return len(self._plays)
+
+    def __iter__(self) -> Iterator[Play]:
+        self._generate()
+        return iter(self._plays)
+
+    def __getitem__(self, index: int) -> Play:
+        self._generate()
+        return self._plays[index]
+
+    def is_pass(self) -> bool:
+        """True when the roll cannot be played at all."""
+        self._generate()
+        return len(self._plays) == 1 and not self._plays[0].moves
+
+    def boards(self) -> np.ndarray:
+        """Kernel boards after each play, still seen from the side that moved."""
+        self._generate()
+        return self._boards
+
+    def positions(self) -> list[Position]:
+        """The position after each play, with the opponent to act."""
+        self._generate()
+        turn = self.position.turn.other
+        return [Position(movegen.flip_board(b).tolist(), turn) for b in self._boards]
+
+    def index(self, play: Play | str) -> int:
+        """Which legal play ``play`` is (by the position it reaches); IllegalPlayError if none."""
+        self._generate()
+        if isinstance(play, str):
+            from .notation import movetext
+
+            return self.index(movetext.parse_play(play, self))
+        try:
+            board = apply_moves(self.position.array(), play.moves)
+        except (IllegalPlayError, InvalidMoveError) as error:
+            raise IllegalPlayError(f"{play} is not legal with {self.dice[0]}-{self.dice[1]}: {error}") from None
+        found = self._index.get(board.tobytes())
+        if found is None or len(play.moves) != int(self._counts[found]):
+            raise IllegalPlayError(
+                f"{play or 'no move'} is not legal with {self.dice[0]}-{self.dice[1]}; legal: "
+                + ", ".join(str(p) or "no move" for p in self._plays[:12])
+                + (" ..." if len(self._plays) > 12 else "")
+            )
+        self._check_uses_dice(play)
+        return found
+
+    def _check_uses_dice(self, play: Play) -> None:
+        """The moves must be steps of the rolled dice (or bear-offs a larger die allows)."""
+        d1, d2 = self.dice
+        dice = [d1] * 4 if d1 == d2 else [d1, d2]
+        for move in play.moves:
+            exact = [d for d in dice if d == move.pips]
+            larger = [d for d in dice if move.target == OFF and d > move.pips]
+            use = exact or sorted(larger)
+            if not use:
+                raise IllegalPlayError(f"{move} is not a move of {d1}-{d2}")
+            dice.remove(use[0])
+
+    def find(self, text: str) -> Play:
+        """The legal play that move text means (short forms accepted)."""
+        self._generate()
+        return self._plays[self.index(text)]
+
+    def __contains__(self, play: object) -> bool:
+        if not isinstance(play, (Play, str)):
+            return False
+        try:
+            self.index(play)
+        except (IllegalPlayError, InvalidMoveError):
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        self._generate()
+        shown = ", ".join(str(p) or "no move" for p in self._plays[:8])
+        more = ", ..." if len(self._plays) > 8 else ""
+        return f"<LegalPlays for {self.dice[0]}-{self.dice[1]} ({shown}{more})>"
+
+
+def apply_play(position: Position, play: Play | str, dice: tuple[int, int] | None) -> Position:
+    """The position after ``play``, opponent to act; legality checked when ``dice`` is given."""
+    if dice is not None:
+        legal = LegalPlays(position, *dice)
+        index = legal.index(play)
+        board = legal.boards()[index]
+    else:
+        if isinstance(play, str):
+            from .notation import movetext
+
+            play = movetext.parse_moves(play)
+        board = apply_moves(position.array(), play.moves)
+    return Position(movegen.flip_board(board).tolist(), position.turn.other)
