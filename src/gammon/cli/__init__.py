@@ -16,6 +16,8 @@ from ..errors import GammonError
 COMMAND_MODULES = [
     "gammon.cli.positions",  # show, convert, moves
     "gammon.cli.play",  # play: a terminal game
+    "gammon.cli.bearoff",  # bearoff build / show / query
+    "gammon.cli.bots",  # hint, duel, train
 ]
 
 
