@@ -39,3 +39,15 @@ class AmbiguousPlayError(IllegalPlayError):
 
 class IllegalActionError(GammonError):
     """An action the game does not allow now: acting out of turn, doubling without the cube, ..."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action by the side that is not the one to act now."""
+
+
+class CubeActionError(IllegalActionError):
+    """A double, take, beaver or drop the rules do not allow now (Crawford game, cube owned by the other side, ...)."""
+
+
+class DiceError(GammonError, ValueError):
+    """A dice source that cannot give a roll: fixed dice exhausted, or typed text that is not dice."""

@@ -16,6 +16,8 @@ A checker move is ``(from, to, hit)`` with ``from`` 25 for the bar and ``to`` 0 
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit
 
@@ -68,28 +70,100 @@ def _apply_move(board, source, target):
     return hit
 
 
+# Zobrist keys: one random 64-bit word per (board entry, value); a board's hash is the XOR
+# of its entries' words, so a checker move updates it in O(1). Equal hashes are confirmed by
+# comparing the boards, so a collision can never merge two distinct plays.
+_ZOBRIST = np.random.default_rng(0x6A6D6D6F6E).integers(-(2**62), 2**62, size=(BOARD_SIZE, 33), dtype=np.int64)
+
+
+# Highest set bit of a 13-bit number: source points are walked as a bitmask of the mover's
+# occupied points, highest first, instead of scanning all 25 entries for every checker move.
+_HIGHEST_BIT = np.zeros(1 << 13, np.int8)
+for _value in range(1, 1 << 13):
+    _HIGHEST_BIT[_value] = _value.bit_length() - 1
+
+
 @njit(cache=True, inline="always")
-def _board_hash(board):
-    value = np.int64(0)
-    for i in range(BOARD_SIZE):
-        value = value * np.int64(31) + np.int64(board[i] + 16)
-    return value
+def _highest(mask):
+    upper = mask >> 13
+    if upper:
+        return 13 + _HIGHEST_BIT[upper]
+    return _HIGHEST_BIT[mask]
+
+
+@njit(cache=True, inline="always")
+def _occupied(board):
+    """Bitmask of the points (and bar, bit 25) holding the mover's checkers."""
+    mask = 0
+    for point in range(1, 26):
+        if board[point] > 0:
+            mask |= 1 << point
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _after(mask, board, source, target):
+    """The occupied mask after a move from ``source`` to ``target`` made on ``board``."""
+    if board[source] == 0:
+        mask &= ~(1 << source)
+    if target != OFF:
+        mask |= 1 << target
+    return mask
 
 
 @njit(cache=True)
-def _record(board, moves, move_count, depth, out_boards, out_moves, out_counts, hashes, state):
+def board_hash(board):
+    """The Zobrist hash of a board (what the incremental updates below maintain)."""
+    value = np.int64(0)
+    for i in range(BOARD_SIZE):
+        value ^= _ZOBRIST[i, board[i] + 16]
+    return value
+
+
+@njit(cache=True, inline="always")
+def _make(board, source, target, value):
+    """Move one checker in place, updating the hash; returns (hit, new hash)."""
+    old = board[source]
+    board[source] = old - 1
+    value ^= _ZOBRIST[source, old + 16] ^ _ZOBRIST[source, old + 15]
+    if target == OFF:
+        return 0, value
+    hit = 0
+    here = board[target]
+    if here == -1:
+        bar = board[OPPONENT_BAR]
+        board[OPPONENT_BAR] = bar - 1
+        value ^= _ZOBRIST[OPPONENT_BAR, bar + 16] ^ _ZOBRIST[OPPONENT_BAR, bar + 15]
+        hit = 1
+    board[target] = 1 if hit else here + 1
+    value ^= _ZOBRIST[target, here + 16] ^ _ZOBRIST[target, board[target] + 16]
+    return hit, value
+
+
+@njit(cache=True, inline="always")
+def _unmake(board, source, target, hit):
+    """Take back a :func:`_make` (the caller restores the hash it saved)."""
+    board[source] += 1
+    if target == OFF:
+        return
+    board[target] -= 1
+    if hit:
+        board[target] = -1
+        board[OPPONENT_BAR] += 1
+
+
+@njit(cache=True, inline="always")
+def _record(board, value, moves, move_count, depth, n, deepest, out_boards, out_moves, out_counts, hashes):
     """Keep a result of ``depth`` checker moves unless a deeper play exists or it is a repeat.
 
-    ``state`` holds (number of results, their depth). A deeper result discards the
-    shallower ones: a play must use as many dice as any play can.
+    ``n`` results of ``deepest`` moves are kept so far; returns the new (n, deepest). A
+    deeper result discards the shallower ones: a play must use as many dice as any play can.
     """
-    n = state[0]
-    if depth < state[1]:
-        return
-    if depth > state[1]:
+    if depth < deepest:
+        return n, deepest
+    if depth > deepest:
         n = 0
-        state[1] = depth
-    value = _board_hash(board)
+        deepest = depth
     for i in range(n):
         if hashes[i] == value:
             same = True
@@ -98,123 +172,165 @@ def _record(board, moves, move_count, depth, out_boards, out_moves, out_counts, 
                     same = False
                     break
             if same:
-                return
+                return n, deepest
     if n >= out_boards.shape[0]:
         raise ValueError("more distinct plays than MAX_PLAYS")
     hashes[n] = value
-    out_boards[n, :] = board
-    out_moves[n, :, :] = 0
-    for k in range(move_count):
-        out_moves[n, k, 0] = moves[k, 0]
-        out_moves[n, k, 1] = moves[k, 1]
-        out_moves[n, k, 2] = moves[k, 2]
+    for j in range(BOARD_SIZE):
+        out_boards[n, j] = board[j]
+    for k in range(4):
+        if k < move_count:
+            out_moves[n, k, 0] = moves[k, 0]
+            out_moves[n, k, 1] = moves[k, 1]
+            out_moves[n, k, 2] = moves[k, 2]
+        else:
+            out_moves[n, k, 0] = 0
+            out_moves[n, k, 1] = 0
+            out_moves[n, k, 2] = 0
     out_counts[n] = move_count
-    state[0] = n + 1
+    return n + 1, deepest
 
 
 @njit(cache=True)
-def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes, state):
+def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
     # Checker moves of one die commute, so each play is generated once with its sources in
-    # non-increasing order (25 = bar first); the hash table removes the remaining repeats.
+    # non-increasing order (25 = bar first); the hash check removes the remaining repeats.
     moves = np.zeros((4, 3), np.int8)
-    b1 = np.empty(BOARD_SIZE, np.int8)
-    b2 = np.empty(BOARD_SIZE, np.int8)
-    b3 = np.empty(BOARD_SIZE, np.int8)
-    b4 = np.empty(BOARD_SIZE, np.int8)
+    n = 0
+    deepest = 0
+    work = board.copy()
+    h0 = board_hash(work)
+    m0 = _occupied(work)
     any1 = False
-    for s1 in range(25, 0, -1):
-        t1 = _destination(board, s1, die)
+    left1 = m0
+    while left1:
+        s1 = _highest(left1)
+        left1 &= ~(1 << s1)
+        t1 = _destination(work, s1, die)
         if t1 < 0:
             continue
         any1 = True
-        b1[:] = board
+        hit1, h1 = _make(work, s1, t1, h0)
+        m1 = _after(m0, work, s1, t1)
         moves[0, 0] = s1
         moves[0, 1] = t1
-        moves[0, 2] = _apply_move(b1, s1, t1)
+        moves[0, 2] = hit1
         any2 = False
-        for s2 in range(s1, 0, -1):
-            t2 = _destination(b1, s2, die)
+        left2 = m1 & ((2 << s1) - 1)
+        while left2:
+            s2 = _highest(left2)
+            left2 &= ~(1 << s2)
+            t2 = _destination(work, s2, die)
             if t2 < 0:
                 continue
             any2 = True
-            b2[:] = b1
+            hit2, h2 = _make(work, s2, t2, h1)
+            m2 = _after(m1, work, s2, t2)
             moves[1, 0] = s2
             moves[1, 1] = t2
-            moves[1, 2] = _apply_move(b2, s2, t2)
+            moves[1, 2] = hit2
             any3 = False
-            for s3 in range(s2, 0, -1):
-                t3 = _destination(b2, s3, die)
+            left3 = m2 & ((2 << s2) - 1)
+            while left3:
+                s3 = _highest(left3)
+                left3 &= ~(1 << s3)
+                t3 = _destination(work, s3, die)
                 if t3 < 0:
                     continue
                 any3 = True
-                b3[:] = b2
+                hit3, h3 = _make(work, s3, t3, h2)
+                m3 = _after(m2, work, s3, t3)
                 moves[2, 0] = s3
                 moves[2, 1] = t3
-                moves[2, 2] = _apply_move(b3, s3, t3)
+                moves[2, 2] = hit3
                 any4 = False
-                for s4 in range(s3, 0, -1):
-                    t4 = _destination(b3, s4, die)
+                left4 = m3 & ((2 << s3) - 1)
+                while left4:
+                    s4 = _highest(left4)
+                    left4 &= ~(1 << s4)
+                    t4 = _destination(work, s4, die)
                     if t4 < 0:
                         continue
                     any4 = True
-                    b4[:] = b3
+                    hit4, h4 = _make(work, s4, t4, h3)
                     moves[3, 0] = s4
                     moves[3, 1] = t4
-                    moves[3, 2] = _apply_move(b4, s4, t4)
-                    _record(b4, moves, 4, 4, out_boards, out_moves, out_counts, hashes, state)
+                    moves[3, 2] = hit4
+                    n, deepest = _record(work, h4, moves, 4, 4, n, deepest, out_boards, out_moves, out_counts, hashes)
+                    _unmake(work, s4, t4, hit4)
                 if not any4:
-                    _record(b3, moves, 3, 3, out_boards, out_moves, out_counts, hashes, state)
+                    n, deepest = _record(work, h3, moves, 3, 3, n, deepest, out_boards, out_moves, out_counts, hashes)
+                _unmake(work, s3, t3, hit3)
             if not any3:
-                _record(b2, moves, 2, 2, out_boards, out_moves, out_counts, hashes, state)
+                n, deepest = _record(work, h2, moves, 2, 2, n, deepest, out_boards, out_moves, out_counts, hashes)
+            _unmake(work, s2, t2, hit2)
         if not any2:
-            _record(b1, moves, 1, 1, out_boards, out_moves, out_counts, hashes, state)
+            n, deepest = _record(work, h1, moves, 1, 1, n, deepest, out_boards, out_moves, out_counts, hashes)
+        _unmake(work, s1, t1, hit1)
     if not any1:
-        _record(board, moves, 0, 0, out_boards, out_moves, out_counts, hashes, state)
+        n, deepest = _record(work, h0, moves, 0, 0, n, deepest, out_boards, out_moves, out_counts, hashes)
+    return n
 
 
 @njit(cache=True)
-def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes, state):
+def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
     moves = np.zeros((4, 3), np.int8)
-    b1 = np.empty(BOARD_SIZE, np.int8)
-    b2 = np.empty(BOARD_SIZE, np.int8)
+    n = 0
+    deepest = 0
+    work = board.copy()
+    h0 = board_hash(work)
+    m0 = _occupied(work)
     for order in range(2):
         first = d1 if order == 0 else d2
         second = d2 if order == 0 else d1
-        for s1 in range(25, 0, -1):
-            t1 = _destination(board, s1, first)
+        left1 = m0
+        while left1:
+            s1 = _highest(left1)
+            left1 &= ~(1 << s1)
+            t1 = _destination(work, s1, first)
             if t1 < 0:
                 continue
-            b1[:] = board
+            hit1, h1 = _make(work, s1, t1, h0)
             moves[0, 0] = s1
             moves[0, 1] = t1
-            moves[0, 2] = _apply_move(b1, s1, t1)
-            for s2 in range(25, 0, -1):
-                t2 = _destination(b1, s2, second)
+            moves[0, 2] = hit1
+            left2 = _after(m0, work, s1, t1)
+            while left2:
+                s2 = _highest(left2)
+                left2 &= ~(1 << s2)
+                t2 = _destination(work, s2, second)
                 if t2 < 0:
                     continue
-                b2[:] = b1
+                hit2, h2 = _make(work, s2, t2, h1)
                 moves[1, 0] = s2
                 moves[1, 1] = t2
-                moves[1, 2] = _apply_move(b2, s2, t2)
-                _record(b2, moves, 2, 2, out_boards, out_moves, out_counts, hashes, state)
-    if state[0] > 0:
-        return
+                moves[1, 2] = hit2
+                n, deepest = _record(work, h2, moves, 2, 2, n, deepest, out_boards, out_moves, out_counts, hashes)
+                _unmake(work, s2, t2, hit2)
+            _unmake(work, s1, t1, hit1)
+    if n > 0:
+        return n
     # Only one die can be played: the larger one if it can be (larger-die rule), else the
     # smaller. 6-1 with only the 6 or only the 1 playable plays that die; with both
     # playable but never together, the 6 must be played.
     for die in (max(d1, d2), min(d1, d2)):
-        for s1 in range(25, 0, -1):
-            t1 = _destination(board, s1, die)
+        left1 = m0
+        while left1:
+            s1 = _highest(left1)
+            left1 &= ~(1 << s1)
+            t1 = _destination(work, s1, die)
             if t1 < 0:
                 continue
-            b1[:] = board
+            hit1, h1 = _make(work, s1, t1, h0)
             moves[0, 0] = s1
             moves[0, 1] = t1
-            moves[0, 2] = _apply_move(b1, s1, t1)
-            _record(b1, moves, 1, 1, out_boards, out_moves, out_counts, hashes, state)
-        if state[0] > 0:
-            return
-    _record(board, moves, 0, 0, out_boards, out_moves, out_counts, hashes, state)
+            moves[0, 2] = hit1
+            n, deepest = _record(work, h1, moves, 1, 1, n, deepest, out_boards, out_moves, out_counts, hashes)
+            _unmake(work, s1, t1, hit1)
+        if n > 0:
+            return n
+    n, deepest = _record(work, h0, moves, 0, 0, n, deepest, out_boards, out_moves, out_counts, hashes)
+    return n
 
 
 @njit(cache=True)
@@ -224,23 +340,29 @@ def generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes):
     Returns the number of distinct resulting positions. A roll with no legal play gives
     one result: the unchanged board with zero checker moves.
     """
-    state = np.zeros(2, np.int64)
     if d1 == d2:
-        _generate_doubles(board, d1, out_boards, out_moves, out_counts, hashes, state)
-    else:
-        _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes, state)
-    return state[0]
+        return _generate_doubles(board, d1, out_boards, out_moves, out_counts, hashes)
+    return _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes)
 
 
-@njit(cache=True)
-def generate(board, d1, d2):
+class _Scratch(threading.local):
+    """Per-thread output buffers, so a single generation allocates only its results."""
+
+    def __init__(self) -> None:
+        self.boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
+        self.moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
+        self.counts = np.empty(MAX_PLAYS, np.int8)
+        self.hashes = np.empty(MAX_PLAYS, np.int64)
+
+
+_scratch = _Scratch()
+
+
+def generate(board: np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Legal plays of one board: (result boards (n, 26), moves (n, 4, 3), move counts (n,))."""
-    out_boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
-    out_moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
-    out_counts = np.empty(MAX_PLAYS, np.int8)
-    hashes = np.empty(MAX_PLAYS, np.int64)
-    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes)
-    return out_boards[:n].copy(), out_moves[:n].copy(), out_counts[:n].copy()
+    s = _scratch
+    n = generate_into(board, d1, d2, s.boards, s.moves, s.counts, s.hashes)
+    return s.boards[:n].copy(), s.moves[:n].copy(), s.counts[:n].copy()
 
 
 @njit(cache=True)
@@ -251,20 +373,16 @@ def generate_batch(boards, dice):
     concatenated results: the plays of board ``i`` are rows ``offsets[i]:offsets[i + 1]``.
     """
     count = boards.shape[0]
-    scratch_boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
-    scratch_moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
-    scratch_counts = np.empty(MAX_PLAYS, np.int8)
     hashes = np.empty(MAX_PLAYS, np.int64)
-    capacity = max(16, count * 24)
+    capacity = count * 24 + MAX_PLAYS
     all_boards = np.empty((capacity, BOARD_SIZE), np.int8)
     all_moves = np.empty((capacity, 4, 3), np.int8)
     all_counts = np.empty(capacity, np.int8)
     offsets = np.zeros(count + 1, np.int64)
     total = 0
     for i in range(count):
-        n = generate_into(boards[i], dice[i, 0], dice[i, 1], scratch_boards, scratch_moves, scratch_counts, hashes)
-        if total + n > capacity:
-            capacity = max(capacity * 2, total + n)
+        if capacity - total < MAX_PLAYS:
+            capacity = capacity * 2
             grown_boards = np.empty((capacity, BOARD_SIZE), np.int8)
             grown_moves = np.empty((capacity, 4, 3), np.int8)
             grown_counts = np.empty(capacity, np.int8)
@@ -272,9 +390,9 @@ def generate_batch(boards, dice):
             grown_moves[:total] = all_moves[:total]
             grown_counts[:total] = all_counts[:total]
             all_boards, all_moves, all_counts = grown_boards, grown_moves, grown_counts
-        all_boards[total : total + n] = scratch_boards[:n]
-        all_moves[total : total + n] = scratch_moves[:n]
-        all_counts[total : total + n] = scratch_counts[:n]
+        n = generate_into(
+            boards[i], dice[i, 0], dice[i, 1], all_boards[total:], all_moves[total:], all_counts[total:], hashes
+        )
         total += n
         offsets[i + 1] = total
     return offsets, all_boards[:total], all_moves[:total], all_counts[:total]

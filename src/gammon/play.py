@@ -117,25 +117,29 @@ class LegalPlays:
         if self._boards is None:
             boards, moves, counts = movegen.generate(self.position.array(), *self.dice)
             self._boards, self._moves, self._counts = boards, moves, counts
-            self._plays = [Play.from_array(moves[i], int(counts[i])) for i in range(len(counts))]
-            self._index = {boards[i].tobytes(): i for i in range(len(counts))}
+            self._plays: list[Play] | None = None
+            self._index = None
+
+    def _play_list(self) -> list[Play]:
+        self._generate()
+        if self._plays is None:
+            self._plays = [Play.from_array(self._moves[i], int(self._counts[i])) for i in range(len(self._counts))]
+        return self._plays
 
     def __len__(self) -> int:
         self._generate()
-        return len(self._plays)
+        return len(self._counts)
 
     def __iter__(self) -> Iterator[Play]:
-        self._generate()
-        return iter(self._plays)
+        return iter(self._play_list())
 
     def __getitem__(self, index: int) -> Play:
-        self._generate()
-        return self._plays[index]
+        return self._play_list()[index]
 
     def is_pass(self) -> bool:
         """True when the roll cannot be played at all."""
         self._generate()
-        return len(self._plays) == 1 and not self._plays[0].moves
+        return len(self._counts) == 1 and self._counts[0] == 0
 
     def boards(self) -> np.ndarray:
         """Kernel boards after each play, still seen from the side that moved."""
@@ -159,12 +163,14 @@ class LegalPlays:
             board = apply_moves(self.position.array(), play.moves)
         except (IllegalPlayError, InvalidMoveError) as error:
             raise IllegalPlayError(f"{play} is not legal with {self.dice[0]}-{self.dice[1]}: {error}") from None
+        if self._index is None:
+            self._index = {b.tobytes(): i for i, b in enumerate(self._boards)}
         found = self._index.get(board.tobytes())
         if found is None or len(play.moves) != int(self._counts[found]):
             raise IllegalPlayError(
                 f"{play or 'no move'} is not legal with {self.dice[0]}-{self.dice[1]}; legal: "
-                + ", ".join(str(p) or "no move" for p in self._plays[:12])
-                + (" ..." if len(self._plays) > 12 else "")
+                + ", ".join(str(p) or "no move" for p in self._play_list()[:12])
+                + (" ..." if len(self) > 12 else "")
             )
         self._check_uses_dice(play)
         return found
@@ -183,8 +189,7 @@ class LegalPlays:
 
     def find(self, text: str) -> Play:
         """The legal play that move text means (short forms accepted)."""
-        self._generate()
-        return self._plays[self.index(text)]
+        return self._play_list()[self.index(text)]
 
     def __contains__(self, play: object) -> bool:
         if not isinstance(play, (Play, str)):
@@ -196,9 +201,8 @@ class LegalPlays:
         return True
 
     def __repr__(self) -> str:
-        self._generate()
-        shown = ", ".join(str(p) or "no move" for p in self._plays[:8])
-        more = ", ..." if len(self._plays) > 8 else ""
+        shown = ", ".join(str(p) or "no move" for p in self._play_list()[:8])
+        more = ", ..." if len(self) > 8 else ""
         return f"<LegalPlays for {self.dice[0]}-{self.dice[1]} ({shown}{more})>"
 
 

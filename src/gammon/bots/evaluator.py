@@ -1,0 +1,227 @@
+"""What an evaluator is, the exact scoring of finished games, and the composite by position class.
+
+Point of view, the same everywhere in :mod:`gammon.bots`: an evaluator scores boards
+*after a play*, as :func:`gammon.movegen.generate` returns them -- kernel boards seen from
+the side that just moved, with the opponent now on roll -- and returns that side's five
+probabilities (``(N, 5)``, columns as in :data:`~gammon.bots.probabilities.FIELDS`). A
+move decision is then an argmax over the children of one roll, with no flip at all.
+"""
+
+from __future__ import annotations
+
+import abc
+
+import numpy as np
+from numba import njit
+
+from .. import movegen
+from ..errors import GammonError
+from ..position import Position
+from .probabilities import Probabilities, flip_probabilities
+
+#: Position classes of :func:`board_classes` (a kernel-level mirror of ``PositionClass``).
+OVER, BEAROFF, RACE, CONTACT = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def board_class(board):
+    """OVER, BEAROFF (no contact, every checker home), RACE or CONTACT, for one kernel board."""
+    mover = 0
+    opponent = 0
+    mover_back = 0  # the mover's rearmost checker, in its numbering (25 = bar)
+    opponent_back = 25  # the opponent's rearmost, in the mover's numbering (0 = its bar)
+    for point in range(26):
+        n = board[point]
+        if n > 0:
+            mover += n
+            if point > mover_back:
+                mover_back = point
+        elif n < 0:
+            opponent -= n
+            if point < opponent_back:
+                opponent_back = point
+    if mover == 0 or opponent == 0:
+        return OVER
+    if opponent_back < mover_back:
+        return CONTACT
+    if mover_back <= 6 and opponent_back >= 19:
+        return BEAROFF
+    return RACE
+
+
+@njit(cache=True)
+def board_classes(boards):
+    out = np.empty(boards.shape[0], np.int8)
+    for i in range(boards.shape[0]):
+        out[i] = board_class(boards[i])
+    return out
+
+
+@njit(cache=True)
+def finished_probabilities(board, out):
+    """Exact probabilities of a finished game, for the mover; False when the game goes on.
+
+    The winner's score depends on the loser: no checker off is a gammon, and a checker
+    still on the bar or in the winner's home board makes it a backgammon.
+    """
+    mover = 0
+    opponent = 0
+    for point in range(26):
+        if board[point] > 0:
+            mover += board[point]
+        else:
+            opponent -= board[point]
+    if mover != 0 and opponent != 0:
+        return False
+    out[:] = 0.0
+    if mover == 0:  # the mover has borne off everything: it won
+        out[0] = 1.0
+        if opponent == 15:
+            out[1] = 1.0
+            backgammon = board[0] < 0
+            for point in range(1, 7):
+                if board[point] < 0:
+                    backgammon = True
+            if backgammon:
+                out[2] = 1.0
+    else:  # the opponent has (only reachable when a caller hands in such a board)
+        if mover == 15:
+            out[3] = 1.0
+            backgammon = board[25] > 0
+            for point in range(19, 25):
+                if board[point] > 0:
+                    backgammon = True
+            if backgammon:
+                out[4] = 1.0
+    return True
+
+
+@njit(cache=True)
+def finished_batch(boards, out):
+    """Fill ``out`` rows of finished games; returns the mask of boards still in play."""
+    live = np.empty(boards.shape[0], np.bool_)
+    for i in range(boards.shape[0]):
+        live[i] = not finished_probabilities(boards[i], out[i])
+    return live
+
+
+@njit(cache=True)
+def flip_batch(boards):
+    """Every board seen from the other side (:func:`gammon.movegen.flip_board`, batched)."""
+    out = np.empty_like(boards)
+    for i in range(boards.shape[0]):
+        for j in range(26):
+            out[i, j] = -boards[i, 25 - j]
+    return out
+
+
+class Evaluator(abc.ABC):
+    """Scores boards after a play for the side that just moved (see the module docstring).
+
+    Subclasses implement :meth:`_evaluate` for games still in play; finished games are
+    scored exactly here, so no evaluator ever sees one. ``deterministic`` says whether
+    the same board always gets the same answer, which is what makes caching valid.
+    """
+
+    name: str = "evaluator"
+    deterministic: bool = True
+
+    @abc.abstractmethod
+    def _evaluate(self, boards: np.ndarray) -> np.ndarray:
+        """Probabilities ``(N, 5)`` of boards whose game is not over."""
+
+    def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
+        """Like :meth:`_evaluate`, knowing each child's parent; by default the parent is ignored."""
+        return self._evaluate(children)
+
+    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
+        """Probabilities ``(N, 5)`` of boards after a play, for the side that just moved."""
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        out = np.zeros((boards.shape[0], 5))
+        live = finished_batch(boards, out)
+        if live.any():
+            out[live] = self._evaluate(boards[live])
+        return out
+
+    def evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
+        """All children of one or more rolls in one call.
+
+        ``parents`` (M, 26) are the boards before the plays (side to move's view) and
+        ``children`` rows ``offsets[i]:offsets[i + 1]`` the results of parent ``i``, as
+        :func:`gammon.movegen.generate_batch` lays them out. Some evaluators (pubeval)
+        pick their weights by the position before the play.
+        """
+        children = np.ascontiguousarray(children, dtype=np.int8)
+        out = np.zeros((children.shape[0], 5))
+        live = finished_batch(children, out)
+        if live.all():
+            return self._evaluate_children(parents, offsets, children)
+        if live.any():
+            # Renumber the offsets over the children still in play.
+            before = np.zeros(children.shape[0] + 1, np.int64)
+            np.cumsum(live, out=before[1:])
+            out[live] = self._evaluate_children(parents, before[offsets], children[live])
+        return out
+
+    def evaluate(self, board: np.ndarray) -> Probabilities:
+        """One board after a play, for the side that just moved."""
+        return Probabilities.from_array(self.evaluate_batch(np.asarray(board, np.int8)[None, :])[0])
+
+    def evaluate_position(self, position: Position) -> Probabilities:
+        """A position before its roll, for the side to act: the opponent 'just moved' into it."""
+        return self.evaluate(movegen.flip_board(position.array())).flip()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def load_bearoff() -> object | None:
+    """The exact bear-off tables of :mod:`gammon.bearoff`, or None when they are not available.
+
+    The tables expose ``covers(board)`` and ``evaluate_batch(boards) -> (N, 5)`` for the
+    side to move; the composite adapts them to the after-the-play point of view.
+    """
+    try:
+        from ..bearoff import BearoffEvaluator  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    try:
+        return BearoffEvaluator()
+    except (OSError, GammonError, ValueError):  # tables not built or unreadable: play on without them
+        return None
+
+
+class CompositeEvaluator(Evaluator):
+    """Chooses by position class: exact bear-off tables where they cover a position, else ``base``."""
+
+    def __init__(self, base: Evaluator, bearoff: object | None = None) -> None:
+        self.base = base
+        self.bearoff = bearoff
+        self.name = base.name
+        self.deterministic = base.deterministic
+
+    def _covered(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rows the tables cover, and those boards flipped to the side to move (the tables' view)."""
+        if self.bearoff is None or boards.shape[0] == 0:
+            return np.zeros(boards.shape[0], np.bool_), boards[:0]
+        mask = board_classes(boards) == BEAROFF
+        if not mask.any():
+            return mask, boards[:0]
+        flipped = flip_batch(boards[mask])
+        covers = self.bearoff.covers  # type: ignore[attr-defined]
+        covered = np.array([bool(covers(b)) for b in flipped], np.bool_)
+        mask[np.flatnonzero(mask)[~covered]] = False
+        return mask, flipped[covered]
+
+    def _override(self, boards: np.ndarray, out: np.ndarray) -> np.ndarray:
+        mask, flipped = self._covered(boards)
+        if mask.any():
+            to_move = np.asarray(self.bearoff.evaluate_batch(flipped), np.float64)  # type: ignore[attr-defined]
+            out[mask] = flip_probabilities(to_move)
+        return out
+
+    def _evaluate(self, boards: np.ndarray) -> np.ndarray:
+        return self._override(boards, self.base._evaluate(boards))
+
+    def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
+        return self._override(children, self.base._evaluate_children(parents, offsets, children))

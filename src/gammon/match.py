@@ -1,0 +1,701 @@
+"""Games and matches: the opening roll, turns, the cube, resignations and scoring.
+
+A :class:`Match` owns the game being played and checks every action against the rules
+before changing anything, so an illegal action raises and leaves the match as it was.
+Checker movement is the kernel's (:mod:`gammon.movegen` through :class:`LegalPlays`);
+this module adds only what happens around it. Money play is a match of length 0: games
+are scored one after another and the session never ends.
+
+>>> from gammon.dice import FixedDice
+>>> match = Match(3, dice=FixedDice([(3, 1), (6, 5)]))
+>>> match.roll()  # the opening roll: white's 3 beats black's 1, so white plays 3-1
+(3, 1)
+>>> match.play("8/5 6/5")
+Play(moves=(Move(source=8, target=5, hit=False), Move(source=6, target=5, hit=False)))
+>>> match.double()
+>>> match.take()
+>>> match.state.cube, match.state.cube_owner
+(2, Color.WHITE)
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import movegen
+from .dice import DiceSource, SeededDice
+from .errors import (
+    AmbiguousPlayError,
+    CubeActionError,
+    IllegalActionError,
+    IllegalPlayError,
+    InvalidMoveError,
+    NotYourTurnError,
+)
+from .play import BAR, OFF, LegalPlays, Move, Play, apply_moves
+from .position import CHECKERS, Color, Position
+from .state import GameState, GameStatus, Resignation
+
+__all__ = ["Action", "ActionKind", "GameResult", "Match", "WinKind"]
+
+
+class WinKind(enum.IntEnum):
+    """How big a win is, as a multiple of the cube."""
+
+    SINGLE = 1
+    GAMMON = 2  #: the loser has borne off no checker
+    BACKGAMMON = 3  #: ... and still has one on the bar or in the winner's home board
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended: who won, how many points, and whether by bearing off, resignation or drop."""
+
+    winner: Color
+    points: int
+    kind: WinKind
+    cube: int
+    ended: GameStatus = GameStatus.OVER  #: OVER (borne off), RESIGNED or DROPPED
+
+    @property
+    def resigned(self) -> bool:
+        return self.ended == GameStatus.RESIGNED
+
+    @property
+    def dropped(self) -> bool:
+        return self.ended == GameStatus.DROPPED
+
+    def __str__(self) -> str:
+        how = {GameStatus.RESIGNED: " (resigned)", GameStatus.DROPPED: " (double dropped)"}.get(self.ended, "")
+        unit = "point" if self.points == 1 else "points"
+        return f"{self.winner.name.lower()} wins a {self.kind.name.lower()}: {self.points} {unit}{how}"
+
+
+class ActionKind(enum.Enum):
+    NEW_GAME = "new_game"
+    OPENING_ROLL = "opening"
+    ROLL = "roll"
+    DOUBLE = "double"
+    TAKE = "take"
+    BEAVER = "beaver"
+    DROP = "drop"
+    PLAY = "play"
+    RESIGN = "resign"
+    ACCEPT = "accept"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One step of a match's history, enough to replay it without a dice source.
+
+    Its text form is one line (``white roll 3-1``, ``white play 8/5 6/5*``, ``black resign
+    gammon``) so a server can store a match as lines and :meth:`Match.replay` them.
+    ``dice`` is in the roller's order; for the opening roll it is (winner's die, loser's die).
+    """
+
+    kind: ActionKind
+    color: Color | None = None
+    dice: tuple[int, int] | None = None
+    play: Play | None = None
+    resignation: Resignation | None = None
+
+    def __str__(self) -> str:
+        words = [self.color.name.lower()] if self.color is not None else []
+        words.append(self.kind.value)
+        if self.dice is not None:
+            words.append(f"{self.dice[0]}-{self.dice[1]}")
+        if self.play is not None:
+            words.extend(str(move) for move in self.play.moves)
+        if self.resignation is not None:
+            words.append(self.resignation.name.lower())
+        return " ".join(words)
+
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """Read the one-line form that ``str(action)`` writes."""
+        words = text.split()
+        color = None
+        if words and words[0].upper() in Color.__members__:
+            color = Color[words.pop(0).upper()]
+        try:
+            kind = ActionKind(words.pop(0)) if words else None
+        except ValueError:
+            kind = None
+        if kind is None:
+            raise InvalidMoveError(f"bad action {text!r}: expected e.g. 'white roll 3-1' or 'black take'")
+        if (kind == ActionKind.NEW_GAME) != (color is None):
+            raise InvalidMoveError(f"bad action {text!r}: only new_game has no colour")
+        try:
+            if kind in (ActionKind.ROLL, ActionKind.OPENING_ROLL):
+                d1, d2 = (int(d) for d in words.pop(0).split("-"))
+                return cls(kind, color, dice=(d1, d2))
+            if kind == ActionKind.PLAY:
+                return cls(kind, color, play=Play(tuple(_parse_step(w) for w in words)))
+            if kind == ActionKind.RESIGN:
+                return cls(kind, color, resignation=Resignation[words.pop(0).upper()])
+        except (ValueError, IndexError, KeyError):
+            raise InvalidMoveError(f"bad action {text!r}") from None
+        if words:
+            raise InvalidMoveError(f"bad action {text!r}: unexpected {' '.join(words)!r}")
+        return cls(kind, color)
+
+
+def _parse_step(text: str) -> Move:
+    """One checker step written ``13/8``, ``bar/22*`` or ``6/off``."""
+    hit = text.endswith("*")
+    source, _, target = text.rstrip("*").partition("/")
+    return Move(
+        BAR if source.lower() == "bar" else int(source), OFF if target.lower() == "off" else int(target), hit
+    )
+
+
+# -- checker-by-checker entry ----------------------------------------------------------------
+def _step(board: np.ndarray, source: int, target: int) -> tuple[np.ndarray, Move]:
+    """Make one checker step on a copy of a kernel board, noting whether it hits."""
+    move = Move(source, target, target != OFF and board[target] == -1)
+    return apply_moves(board, (move,)), move
+
+
+def _completable(board: np.ndarray, dice: tuple[int, ...], need: int, finals: frozenset[bytes]) -> bool:
+    """Whether ``need`` more steps with ``dice`` can reach one of the legal plays' boards."""
+    if need == 0:
+        return board.tobytes() in finals
+    for die in set(dice):
+        rest = list(dice)
+        rest.remove(die)
+        for source in range(BAR, 0, -1):
+            target = movegen._destination(board, source, die)
+            if target >= 0 and _completable(_step(board, source, target)[0], tuple(rest), need - 1, finals):
+                return True
+    return False
+
+
+def _remaining(
+    board: np.ndarray, dice: tuple[int, ...], steps: tuple[Move, ...], need: int, finals: frozenset[bytes]
+) -> set[tuple[int, ...]]:
+    """The dice left after ``steps`` for every way of matching the steps to dice that a legal
+    play extends; empty when no legal play starts with these steps."""
+    if not steps:
+        return {tuple(sorted(dice, reverse=True))} if _completable(board, dice, need, finals) else set()
+    first = steps[0]
+    found: set[tuple[int, ...]] = set()
+    for die in set(dice):
+        # A die larger than needed may bear off (6-3 with the last checker on the 2-point).
+        if movegen._destination(board, first.source, die) == first.target:
+            rest = list(dice)
+            rest.remove(die)
+            found |= _remaining(_step(board, first.source, first.target)[0], tuple(rest), steps[1:], need - 1, finals)
+    return found
+
+
+@dataclass
+class _Game:
+    """The mutable state of the game being played."""
+
+    position: Position
+    crawford: bool = False
+    status: GameStatus = GameStatus.NONE
+    dice: tuple[int, int] | None = None
+    cube: int = 1
+    cube_owner: Color | None = None
+    double_offered: bool = False
+    resignation: Resignation | None = None
+    result: GameResult | None = None
+    entries: list[tuple[Move, ...]] = field(default_factory=list)  # checker moves not yet committed
+    legal: LegalPlays | None = None
+
+
+class Match:
+    """A match to ``length`` points (1-25), or money play with length 0.
+
+    Each action method takes the acting ``color`` (optional: without it, the side whose
+    action it is) and raises :class:`IllegalActionError` or :class:`IllegalPlayError`,
+    changing nothing, when the rules do not allow it. ``dice`` defaults to unseeded fair dice.
+    ``crawford`` switches the Crawford rule; ``jacoby`` and ``beavers`` are money-play rules.
+    """
+
+    def __init__(
+        self,
+        length: int = 1,
+        *,
+        dice: DiceSource | None = None,
+        crawford: bool = True,
+        jacoby: bool = False,
+        beavers: bool = False,
+        cube_limit: int | None = None,
+    ) -> None:
+        start = GameState(
+            match_length=length, jacoby=jacoby, beavers=beavers, cube_limit=cube_limit, status=GameStatus.NONE
+        )
+        self._setup(start, dice, crawford)
+
+    @classmethod
+    def from_state(cls, state: GameState, *, dice: DiceSource | None = None, crawford: bool = True) -> Match:
+        """Continue from a snapshot: a position set up for study, or a saved game."""
+        match = cls.__new__(cls)
+        match._setup(state, dice, crawford)
+        return match
+
+    @classmethod
+    def replay(
+        cls, actions: Iterable[Action | str], start: GameState | None = None, *, dice: DiceSource | None = None,
+        crawford: bool = True,
+    ) -> Match:
+        """Rebuild a match from its history (actions or their text lines) and starting state."""
+        match = cls.from_state(start if start is not None else GameState(status=GameStatus.NONE, match_length=1),
+                               dice=dice, crawford=crawford)
+        for action in actions:
+            match.apply(action if isinstance(action, Action) else Action.from_text(action))
+        return match
+
+    def _setup(self, start: GameState, dice: DiceSource | None, crawford: bool) -> None:
+        if (start.jacoby or start.beavers) and not start.is_money:
+            raise ValueError("the Jacoby rule and beavers are money-play rules (match length 0)")
+        self.start = start
+        self.length = start.match_length
+        self.crawford_rule = crawford
+        self.jacoby = start.jacoby
+        self.beavers = start.beavers
+        self.cube_limit = start.cube_limit
+        self.dice: DiceSource = dice if dice is not None else SeededDice()
+        self._score = list(start.score)
+        # The Crawford game is the first game with a side 1-away; a snapshot past it says so.
+        self._crawford_played = start.crawford or start.post_crawford
+        self._history: list[Action] = []
+        self.results: list[GameResult] = []
+        self.game_number = 1
+        self._game = _Game(
+            start.position, start.crawford, start.status, start.dice, start.cube, start.cube_owner,
+            start.double_offered, start.resignation,
+        )
+        if start.status == GameStatus.NONE and not start.crawford:
+            self._game.crawford = self._crawford_due()
+        if start.dice is not None and start.status == GameStatus.PLAYING and not start.double_offered:
+            self._game.legal = start.position.legal_plays(*start.dice)
+
+    # -- what there is to see ------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        """An immutable snapshot of the committed game (checker moves being entered are not in it)."""
+        g = self._game
+        return GameState(
+            position=g.position, dice=g.dice, cube=g.cube, cube_owner=g.cube_owner, double_offered=g.double_offered,
+            resignation=g.resignation, score=(self._score[0], self._score[1]), match_length=self.length,
+            crawford=g.crawford, jacoby=self.jacoby, beavers=self.beavers, cube_limit=self.cube_limit, status=g.status,
+        )
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action since :attr:`start`, for saving and :meth:`replay`."""
+        return tuple(self._history)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points won so far, indexed by :class:`Color` value."""
+        return self._score[0], self._score[1]
+
+    @property
+    def position(self) -> Position:
+        """The committed position (before any checker moves of the current turn)."""
+        return self._game.position
+
+    @property
+    def current_position(self) -> Position:
+        """The position with the checker moves entered so far, still the same side to act."""
+        g = self._game
+        if not g.entries:
+            return g.position
+        return Position(apply_moves(g.position.array(), self.pending_moves).tolist(), g.position.turn)
+
+    @property
+    def pending_moves(self) -> tuple[Move, ...]:
+        """Checker moves entered but not yet committed."""
+        return tuple(step for entry in self._game.entries for step in entry)
+
+    @property
+    def legal_plays(self) -> LegalPlays:
+        """The legal plays of the rolled dice from the committed position."""
+        if self._game.legal is None:
+            raise IllegalActionError("no dice to play: the dice have not been rolled")
+        return self._game.legal
+
+    @property
+    def remaining_dice(self) -> tuple[int, ...]:
+        """Dice still to play this turn, largest first (empty before rolling or when no move is left)."""
+        g = self._game
+        if g.legal is None:
+            return ()
+        options = self._options(self.pending_moves)
+        return max(options) if options else ()
+
+    @property
+    def to_act(self) -> Color | None:
+        """The side whose action it is; None before the opening roll (either may roll) and after the game."""
+        if self._game.status != GameStatus.PLAYING:
+            return None
+        return self.state.to_act
+
+    @property
+    def result(self) -> GameResult | None:
+        """The result of the game being played, once it is over."""
+        return self._game.result
+
+    @property
+    def game_over(self) -> bool:
+        return self._game.result is not None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is won (never in money play)."""
+        return self.winner is not None
+
+    @property
+    def winner(self) -> Color | None:
+        """The side that has reached the match length."""
+        if self.length:
+            for color in (Color.WHITE, Color.BLACK):
+                if self._score[color] >= self.length:
+                    return color
+        return None
+
+    def can_double(self, color: Color | None = None) -> bool:
+        """Whether ``color`` (default: the side on roll) may double now."""
+        try:
+            self._check_double(color)
+        except IllegalActionError:
+            return False
+        return True
+
+    # -- actions ------------------------------------------------------------------------------
+    def roll(self, color: Color | None = None, dice: tuple[int, int] | None = None) -> tuple[int, int]:
+        """Roll for the turn, or, before a game's first turn, the opening roll.
+
+        In the opening roll each side rolls one die, ties are rolled again, and the higher
+        die's owner plays both dice. Given ``dice`` are used instead of the dice source
+        (at the opening roll: white's die, black's die).
+        """
+        g = self._game
+        if g.status == GameStatus.NONE:
+            if dice is not None and (len(dice) != 2 or dice[0] == dice[1]):
+                raise IllegalActionError(f"an opening roll is two different dice, got {dice!r}")
+            while dice is None:
+                dice = self.dice.roll_one(), self.dice.roll_one()
+                if dice[0] == dice[1]:
+                    dice = None  # a tie: both roll again
+            white, black = (int(d) for d in dice)
+            winner = Color.WHITE if white > black else Color.BLACK
+            opening = (max(white, black), min(white, black))
+            self._opening(winner, opening)
+            return opening
+        actor = self._require(color, "roll", turn=True)
+        if g.double_offered:
+            raise IllegalActionError(f"{_name(actor.other)} must take or drop the double first")
+        if g.dice is not None:
+            raise IllegalActionError(f"{_name(actor)} has already rolled {g.dice[0]}-{g.dice[1]}")
+        rolled = self.dice.roll() if dice is None else dice
+        legal = g.position.legal_plays(*rolled)  # checks the dice before anything changes
+        g.dice, g.legal = legal.dice, legal
+        self._history.append(Action(ActionKind.ROLL, actor, dice=legal.dice))
+        return legal.dice
+
+    def _opening(self, winner: Color, dice: tuple[int, int]) -> None:
+        g = self._game
+        legal = LegalPlays(g.position if g.position.turn == winner else g.position.flip(), *dice)
+        g.position, g.dice, g.legal, g.status = legal.position, legal.dice, legal, GameStatus.PLAYING
+        self._history.append(Action(ActionKind.OPENING_ROLL, winner, dice=legal.dice))
+
+    def double(self, color: Color | None = None) -> None:
+        """Offer to double the stakes, before rolling; the opponent then takes, drops or beavers."""
+        actor = self._check_double(color)
+        self._game.double_offered = True
+        self._history.append(Action(ActionKind.DOUBLE, actor))
+
+    def _check_double(self, color: Color | None) -> Color:
+        g = self._game
+        actor = self._require(color, "double", turn=True)
+        if g.double_offered:
+            raise CubeActionError(f"{_name(actor)} has already doubled")
+        if g.dice is not None:
+            raise CubeActionError(f"{_name(actor)} cannot double after rolling")
+        if self.length == 1:
+            raise CubeActionError("there is no doubling cube in a 1-point match")
+        if g.crawford:
+            raise CubeActionError("no doubling in the Crawford game")
+        if g.cube_owner is not None and g.cube_owner != actor:
+            raise CubeActionError(f"{_name(actor)} cannot double: {_name(g.cube_owner)} owns the cube")
+        if self.cube_limit is not None and g.cube * 2 > self.cube_limit:
+            raise CubeActionError(f"the cube is at its limit of {self.cube_limit}")
+        return actor
+
+    def _require_doubled(self, color: Color | None, what: str) -> Color:
+        actor = self._require(color, what)
+        if not self._game.double_offered:
+            raise CubeActionError(f"{_name(actor)} cannot {what}: no double has been offered")
+        return actor
+
+    def take(self, color: Color | None = None) -> None:
+        """Accept the double: the cube doubles and the taker owns it."""
+        actor = self._require_doubled(color, "take")
+        g = self._game
+        g.cube, g.cube_owner, g.double_offered = g.cube * 2, actor, False
+        self._history.append(Action(ActionKind.TAKE, actor))
+
+    def beaver(self, color: Color | None = None) -> None:
+        """Take and at once redouble, keeping the cube (money play with beavers only)."""
+        actor = self._require_doubled(color, "beaver")
+        g = self._game
+        if not self.beavers:
+            raise CubeActionError("beavers are not allowed: the beavers option is off")
+        if self.cube_limit is not None and g.cube * 4 > self.cube_limit:
+            raise CubeActionError(f"a beaver would take the cube above its limit of {self.cube_limit}")
+        g.cube, g.cube_owner, g.double_offered = g.cube * 4, actor, False
+        self._history.append(Action(ActionKind.BEAVER, actor))
+
+    def drop(self, color: Color | None = None) -> GameResult:
+        """Refuse the double: the doubler wins the cube's value before the double."""
+        actor = self._require_doubled(color, "drop")
+        g = self._game
+        self._history.append(Action(ActionKind.DROP, actor))
+        return self._end(GameResult(actor.other, g.cube, WinKind.SINGLE, g.cube, GameStatus.DROPPED))
+
+    def resign(self, kind: Resignation = Resignation.SINGLE, color: Color | None = None) -> None:
+        """Offer to resign a single game, a gammon or a backgammon, on one's own turn."""
+        g = self._game
+        actor = self._require(color, "resign", turn=True)
+        if not isinstance(kind, Resignation):
+            raise IllegalActionError(f"resign single, gammon or backgammon, not {kind!r}")
+        if g.double_offered:
+            raise IllegalActionError(f"{_name(actor.other)} must take or drop the double first")
+        g.resignation, g.entries = kind, []
+        self._history.append(Action(ActionKind.RESIGN, actor, resignation=kind))
+
+    def _require_resignation(self, color: Color | None, what: str) -> Color:
+        actor = self._require(color, what)
+        if self._game.resignation is None:
+            raise IllegalActionError(f"{_name(actor)} cannot {what}: no resignation has been offered")
+        return actor
+
+    def accept(self, color: Color | None = None) -> GameResult:
+        """Accept the offered resignation: the game ends with that many points."""
+        actor = self._require_resignation(color, "accept")
+        g = self._game
+        kind = WinKind(int(g.resignation))  # type: ignore[arg-type]
+        self._history.append(Action(ActionKind.ACCEPT, actor))
+        return self._end(GameResult(actor, g.cube * self._multiplier(kind), kind, g.cube, GameStatus.RESIGNED))
+
+    def reject(self, color: Color | None = None) -> None:
+        """Refuse the offered resignation: play goes on."""
+        actor = self._require_resignation(color, "reject")
+        self._game.resignation = None
+        self._history.append(Action(ActionKind.REJECT, actor))
+
+    def move(self, source: int, target: int, color: Color | None = None) -> tuple[Move, ...]:
+        """Move one checker (mover's numbering: 25 the bar, 0 off) as part of the play.
+
+        The move is allowed when some legal play begins with the moves entered so far and
+        this one. ``13/8`` with 5-3 may also be entered as one move; the steps it stands
+        for are returned.
+        """
+        self._require_rolled(color)
+        g = self._game
+        if not (isinstance(source, int) and isinstance(target, int) and 1 <= source <= BAR and OFF <= target < source):
+            raise InvalidMoveError(f"{source}/{target}: a checker moves from a point 1-24 or the bar (25) "
+                                   "down to a lower point or off (0)")
+        done = self.pending_moves
+        board = apply_moves(g.position.array(), done)
+        paths: dict[bytes, tuple[Move, ...]] = {}
+        for left in self._options(done):
+            orders = {left[:n] for n in range(1, len(left) + 1)} | set(itertools.permutations(left))
+            for dice in orders:
+                path = self._path(board, source, target, dice)
+                if path and self._options(done + path):
+                    paths.setdefault(apply_moves(board, path).tobytes(), path)
+        if not paths:
+            dice = "-".join(map(str, self.remaining_dice)) or "none"
+            raise IllegalPlayError(f"{_point(source)}/{_point(target)} is not a legal move now (dice left: {dice})")
+        if len(paths) > 1:
+            raise AmbiguousPlayError(f"{_point(source)}/{_point(target)} can be played more than one way: "
+                                     + " or ".join(" ".join(map(str, p)) for p in paths.values())
+                                     + "; enter the steps one by one")
+        path = next(iter(paths.values()))
+        g.entries.append(path)
+        return path
+
+    @staticmethod
+    def _path(board: np.ndarray, source: int, target: int, dice: tuple[int, ...]) -> tuple[Move, ...]:
+        """The steps of one checker from ``source`` using ``dice`` in order, if it lands on ``target``."""
+        steps = []
+        here = source
+        for die in dice:
+            if here == OFF:
+                return ()
+            there = movegen._destination(board, here, die)
+            if there < 0:
+                return ()
+            board, step = _step(board, here, there)
+            steps.append(step)
+            here = there
+        return tuple(steps) if here == target else ()
+
+    def _options(self, steps: tuple[Move, ...]) -> set[tuple[int, ...]]:
+        g = self._game
+        legal = self.legal_plays
+        d1, d2 = legal.dice
+        dice = (d1,) * 4 if d1 == d2 else (d1, d2)
+        need = len(legal[0].moves)
+        finals = frozenset(b.tobytes() for b in legal.boards())
+        return _remaining(g.position.array(), dice, steps, need, finals)
+
+    def undo(self, color: Color | None = None) -> tuple[Move, ...]:
+        """Take back the last checker move entered (the founding rules' U)."""
+        self._require_rolled(color)
+        if not self._game.entries:
+            raise IllegalActionError("no checker move to undo")
+        return self._game.entries.pop()
+
+    def commit(self, color: Color | None = None) -> Play:
+        """Finish the turn with the checker moves entered, once they are a whole legal play."""
+        self._require_rolled(color)
+        steps = self.pending_moves
+        need = len(self.legal_plays[0].moves)
+        if len(steps) < need:
+            dice = "-".join(map(str, self.remaining_dice))
+            raise IllegalPlayError(f"the play is not complete: {need - len(steps)} more to move (dice left: {dice})")
+        return self._commit(Play(steps))
+
+    def play(self, play: Play | str, color: Color | None = None) -> Play:
+        """Make a whole play (a :class:`Play` or move text) and end the turn; replaces any moves entered."""
+        self._require_rolled(color)
+        legal = self.legal_plays
+        if isinstance(play, str):
+            played = legal.find(play)
+        else:
+            legal.index(play)
+            played = Play(tuple(_replayed(self._game.position.array(), play.moves)))
+        return self._commit(played)
+
+    def _commit(self, play: Play) -> Play:
+        g = self._game
+        legal = self.legal_plays
+        index = legal.index(play)
+        mover = g.position.turn
+        position = Position(movegen.flip_board(legal.boards()[index]).tolist(), mover.other)
+        self._history.append(Action(ActionKind.PLAY, mover, play=play))
+        g.position, g.dice, g.legal, g.entries = position, None, None, []
+        if position.borne_off(mover) == CHECKERS:
+            kind = _win_kind(position, mover)
+            self._end(GameResult(mover, g.cube * self._multiplier(kind), kind, g.cube, GameStatus.OVER))
+        return play
+
+    def new_game(self) -> None:
+        """Start the next game of the match once the current one is over; it begins with an opening roll."""
+        if self._game.result is None:
+            raise IllegalActionError("the current game is not over")
+        if self.is_over:
+            raise IllegalActionError(f"the match is over: {_name(self.winner)} has won")  # type: ignore[arg-type]
+        self._game = _Game(Position(), crawford=self._crawford_due())
+        self.game_number += 1
+        self._history.append(Action(ActionKind.NEW_GAME))
+
+    def apply(self, action: Action) -> None:
+        """Redo one recorded action, with its recorded dice."""
+        kind, color = action.kind, action.color
+        if kind == ActionKind.NEW_GAME:
+            self.new_game()
+        elif kind == ActionKind.OPENING_ROLL:
+            if self._game.status != GameStatus.NONE or action.dice is None or color is None:
+                raise IllegalActionError(f"{action}: not the start of a game")
+            self._opening(color, action.dice)
+        elif kind == ActionKind.ROLL:
+            self.roll(color, action.dice)
+        elif kind == ActionKind.PLAY:
+            self.play(action.play or Play(), color)
+        elif kind == ActionKind.RESIGN:
+            self.resign(action.resignation or Resignation.SINGLE, color)
+        else:
+            method = {ActionKind.DOUBLE: self.double, ActionKind.TAKE: self.take, ActionKind.BEAVER: self.beaver,
+                      ActionKind.DROP: self.drop, ActionKind.ACCEPT: self.accept, ActionKind.REJECT: self.reject}[kind]
+            method(color)
+
+    # -- rules ----------------------------------------------------------------------------------
+    def _require(self, color: Color | None, what: str, turn: bool = False) -> Color:
+        """The side acting; raises unless the game is on and it is that side's action."""
+        g = self._game
+        if g.result is not None:
+            raise IllegalActionError(f"cannot {what}: the game is over ({g.result})")
+        if g.status == GameStatus.NONE:
+            raise IllegalActionError(f"cannot {what}: the game starts with the opening roll")
+        if turn and g.resignation is not None:
+            raise IllegalActionError(f"{_name(g.position.turn.other)} must accept or reject the resignation first")
+        actor = self.state.to_act
+        if color is not None and color != actor:
+            raise NotYourTurnError(f"{_name(color)} cannot {what}: it is {_name(actor)}'s turn to act")
+        return actor
+
+    def _require_rolled(self, color: Color | None) -> Color:
+        actor = self._require(color, "move", turn=True)
+        g = self._game
+        if g.double_offered:
+            raise IllegalActionError(f"{_name(actor.other)} must take or drop the double first")
+        if g.dice is None:
+            raise IllegalActionError(f"{_name(actor)} must roll before moving")
+        return actor
+
+    def _multiplier(self, kind: WinKind) -> int:
+        # Jacoby rule: in money play, gammons and backgammons count only once the cube is turned.
+        if self.jacoby and not self.length and self._game.cube == 1:
+            return 1
+        return int(kind)
+
+    def _crawford_due(self) -> bool:
+        return (self.crawford_rule and self.length > 1 and not self._crawford_played
+                and (self.length - 1) in self._score)
+
+    def _end(self, result: GameResult) -> GameResult:
+        g = self._game
+        g.result, g.status = result, result.ended
+        g.dice, g.legal, g.entries, g.double_offered, g.resignation = None, None, [], False, None
+        self._score[result.winner] += result.points
+        if g.crawford:
+            self._crawford_played = True
+        self.results.append(result)
+        return result
+
+    def __repr__(self) -> str:
+        what = f"{self.length}-point match" if self.length else "money play"
+        return f"<Match {what}, game {self.game_number}, score {self._score[1]}-{self._score[0]} (white-black)>"
+
+
+def _replayed(board: np.ndarray, moves: Iterable[Move]) -> list[Move]:
+    """The moves with their hit marks recomputed from the board."""
+    result = []
+    for move in moves:
+        board, step = _step(board, move.source, move.target)
+        result.append(step)
+    return result
+
+
+def _win_kind(position: Position, winner: Color) -> WinKind:
+    loser = winner.other
+    if position.borne_off(loser):
+        return WinKind.SINGLE
+    checkers = position.checkers(loser)
+    # Backgammon: a loser's checker still on the bar or in the winner's home board (the
+    # loser's 19- to 24-points).
+    if checkers[24] or any(checkers[18:24]):
+        return WinKind.BACKGAMMON
+    return WinKind.GAMMON
+
+
+def _name(color: Color) -> str:
+    return color.name.lower()
+
+
+def _point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
