@@ -71,9 +71,10 @@ class GameResult:
         return self.ended == GameStatus.DROPPED
 
     def __str__(self) -> str:
-        how = {GameStatus.RESIGNED: " (resigned)", GameStatus.DROPPED: " (double dropped)"}.get(self.ended, "")
+        kind = "single game" if self.kind == WinKind.SINGLE else self.kind.name.lower()
+        detail = {GameStatus.RESIGNED: f"{kind}, resigned", GameStatus.DROPPED: "double dropped"}.get(self.ended, kind)
         unit = "point" if self.points == 1 else "points"
-        return f"{self.winner.name.lower()} wins a {self.kind.name.lower()}: {self.points} {unit}{how}"
+        return f"{self.winner.name.lower()} wins {self.points} {unit} ({detail})"
 
 
 class ActionKind(enum.Enum):
@@ -209,6 +210,15 @@ class _Game:
     result: GameResult | None = None
     entries: list[tuple[Move, ...]] = field(default_factory=list)  # checker moves not yet committed
     legal: LegalPlays | None = None
+    finals: frozenset[bytes] = frozenset()  # the boards the legal plays reach
+
+    @property
+    def over(self) -> bool:
+        return self.status not in (GameStatus.NONE, GameStatus.PLAYING)
+
+    def rolled(self, legal: LegalPlays | None) -> None:
+        self.legal, self.dice = legal, (legal.dice if legal is not None else None)
+        self.finals = frozenset(b.tobytes() for b in legal.boards()) if legal is not None else frozenset()
 
 
 class Match:
@@ -274,10 +284,8 @@ class Match:
             start.position, start.crawford, start.status, start.dice, start.cube, start.cube_owner,
             start.double_offered, start.resignation,
         )
-        if start.status == GameStatus.NONE and not start.crawford:
-            self._game.crawford = self._crawford_due()
-        if start.dice is not None and start.status == GameStatus.PLAYING and not start.double_offered:
-            self._game.legal = start.position.legal_plays(*start.dice)
+        if start.dice is not None and start.status == GameStatus.PLAYING:
+            self._game.rolled(start.position.legal_plays(*start.dice))
 
     # -- what there is to see ------------------------------------------------------------------
     @property
@@ -348,7 +356,7 @@ class Match:
 
     @property
     def game_over(self) -> bool:
-        return self._game.result is not None
+        return self._game.over
 
     @property
     def is_over(self) -> bool:
@@ -394,20 +402,21 @@ class Match:
             self._opening(winner, opening)
             return opening
         actor = self._require(color, "roll", turn=True)
-        if g.double_offered:
-            raise IllegalActionError(f"{_name(actor.other)} must take or drop the double first")
         if g.dice is not None:
             raise IllegalActionError(f"{_name(actor)} has already rolled {g.dice[0]}-{g.dice[1]}")
         rolled = self.dice.roll() if dice is None else dice
         legal = g.position.legal_plays(*rolled)  # checks the dice before anything changes
-        g.dice, g.legal = legal.dice, legal
+        legal.boards()
+        g.rolled(legal)
         self._history.append(Action(ActionKind.ROLL, actor, dice=legal.dice))
         return legal.dice
 
     def _opening(self, winner: Color, dice: tuple[int, int]) -> None:
         g = self._game
         legal = LegalPlays(g.position if g.position.turn == winner else g.position.flip(), *dice)
-        g.position, g.dice, g.legal, g.status = legal.position, legal.dice, legal, GameStatus.PLAYING
+        legal.boards()
+        g.position, g.status = legal.position, GameStatus.PLAYING
+        g.rolled(legal)
         self._history.append(Action(ActionKind.OPENING_ROLL, winner, dice=legal.dice))
 
     def double(self, color: Color | None = None) -> None:
@@ -419,8 +428,6 @@ class Match:
     def _check_double(self, color: Color | None) -> Color:
         g = self._game
         actor = self._require(color, "double", turn=True)
-        if g.double_offered:
-            raise CubeActionError(f"{_name(actor)} has already doubled")
         if g.dice is not None:
             raise CubeActionError(f"{_name(actor)} cannot double after rolling")
         if self.length == 1:
@@ -470,8 +477,6 @@ class Match:
         actor = self._require(color, "resign", turn=True)
         if not isinstance(kind, Resignation):
             raise IllegalActionError(f"resign single, gammon or backgammon, not {kind!r}")
-        if g.double_offered:
-            raise IllegalActionError(f"{_name(actor.other)} must take or drop the double first")
         g.resignation, g.entries = kind, []
         self._history.append(Action(ActionKind.RESIGN, actor, resignation=kind))
 
@@ -509,13 +514,17 @@ class Match:
                                    "down to a lower point or off (0)")
         done = self.pending_moves
         board = apply_moves(g.position.array(), done)
+        options = self._options(done)
         paths: dict[bytes, tuple[Move, ...]] = {}
-        for left in self._options(done):
-            orders = {left[:n] for n in range(1, len(left) + 1)} | set(itertools.permutations(left))
-            for dice in orders:
+        # The fewest steps that get there: with 6-3, 6/off is one step even if 6/3/off is legal too.
+        for count in range(1, max(map(len, options), default=0) + 1):
+            orders = {p for left in options for p in itertools.permutations(left, count)}
+            for dice in sorted(orders, reverse=True):
                 path = self._path(board, source, target, dice)
                 if path and self._options(done + path):
                     paths.setdefault(apply_moves(board, path).tobytes(), path)
+            if paths:
+                break
         if not paths:
             dice = "-".join(map(str, self.remaining_dice)) or "none"
             raise IllegalPlayError(f"{_point(source)}/{_point(target)} is not a legal move now (dice left: {dice})")
@@ -544,13 +553,12 @@ class Match:
         return tuple(steps) if here == target else ()
 
     def _options(self, steps: tuple[Move, ...]) -> set[tuple[int, ...]]:
+        """The dice that may be left after ``steps`` (empty: no legal play begins with them)."""
         g = self._game
         legal = self.legal_plays
         d1, d2 = legal.dice
         dice = (d1,) * 4 if d1 == d2 else (d1, d2)
-        need = len(legal[0].moves)
-        finals = frozenset(b.tobytes() for b in legal.boards())
-        return _remaining(g.position.array(), dice, steps, need, finals)
+        return _remaining(g.position.array(), dice, steps, len(legal[0].moves), g.finals)
 
     def undo(self, color: Color | None = None) -> tuple[Move, ...]:
         """Take back the last checker move entered (the founding rules' U)."""
@@ -587,7 +595,8 @@ class Match:
         mover = g.position.turn
         position = Position(movegen.flip_board(legal.boards()[index]).tolist(), mover.other)
         self._history.append(Action(ActionKind.PLAY, mover, play=play))
-        g.position, g.dice, g.legal, g.entries = position, None, None, []
+        g.position, g.entries = position, []
+        g.rolled(None)
         if position.borne_off(mover) == CHECKERS:
             kind = _win_kind(position, mover)
             self._end(GameResult(mover, g.cube * self._multiplier(kind), kind, g.cube, GameStatus.OVER))
@@ -595,7 +604,7 @@ class Match:
 
     def new_game(self) -> None:
         """Start the next game of the match once the current one is over; it begins with an opening roll."""
-        if self._game.result is None:
+        if not self._game.over:
             raise IllegalActionError("the current game is not over")
         if self.is_over:
             raise IllegalActionError(f"the match is over: {_name(self.winner)} has won")  # type: ignore[arg-type]
@@ -627,12 +636,14 @@ class Match:
     def _require(self, color: Color | None, what: str, turn: bool = False) -> Color:
         """The side acting; raises unless the game is on and it is that side's action."""
         g = self._game
-        if g.result is not None:
-            raise IllegalActionError(f"cannot {what}: the game is over ({g.result})")
+        if g.over:
+            raise IllegalActionError(f"cannot {what}: the game is over ({g.result or g.status.name.lower()})")
         if g.status == GameStatus.NONE:
             raise IllegalActionError(f"cannot {what}: the game starts with the opening roll")
         if turn and g.resignation is not None:
             raise IllegalActionError(f"{_name(g.position.turn.other)} must accept or reject the resignation first")
+        if turn and g.double_offered:
+            raise IllegalActionError(f"{_name(g.position.turn.other)} must take or drop the double first")
         actor = self.state.to_act
         if color is not None and color != actor:
             raise NotYourTurnError(f"{_name(color)} cannot {what}: it is {_name(actor)}'s turn to act")
@@ -641,8 +652,6 @@ class Match:
     def _require_rolled(self, color: Color | None) -> Color:
         actor = self._require(color, "move", turn=True)
         g = self._game
-        if g.double_offered:
-            raise IllegalActionError(f"{_name(actor.other)} must take or drop the double first")
         if g.dice is None:
             raise IllegalActionError(f"{_name(actor)} must roll before moving")
         return actor
@@ -660,7 +669,8 @@ class Match:
     def _end(self, result: GameResult) -> GameResult:
         g = self._game
         g.result, g.status = result, result.ended
-        g.dice, g.legal, g.entries, g.double_offered, g.resignation = None, None, [], False, None
+        g.entries, g.double_offered, g.resignation = [], False, None
+        g.rolled(None)
         self._score[result.winner] += result.points
         if g.crawford:
             self._crawford_played = True

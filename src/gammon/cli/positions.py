@@ -1,0 +1,205 @@
+"""``gammon show``, ``gammon convert`` and ``gammon moves``: looking at positions from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import numpy as np
+
+from .. import diagram, movegen
+from ..errors import GammonError
+from ..notation import position_id
+from ..position import Color, Position
+from ..state import GameState
+
+#: Lines decoded and generated per call of the batch kernels.
+BATCH_CHUNK = 4096
+
+#: ``--to`` name -> how to write a GameState in that notation.
+FORMATS = {
+    "bpn": "bpn",
+    "gnubgid": "gnubg_id",
+    "xgid": "xgid",
+    "fibs": "fibs",
+    "pid": None,  # the bare Position ID
+}
+
+
+class ArgumentError(GammonError, ValueError):
+    """A command-line argument that does not parse; the message names the argument."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    show = subparsers.add_parser("show", help="draw a position", description="Draw a position as a text board.")
+    show.add_argument("position", metavar="POSITION", help="BPN, XGID, GNUbg ID, FIBS board or Position ID")
+    show.add_argument("--plain", action="store_true", help="describe the position in words (for screen readers)")
+    show.add_argument("--perspective", choices=("white", "black"), help="draw from this side (default: the side to act)")
+    show.set_defaults(handler=_show)
+
+    convert = subparsers.add_parser("convert", help="rewrite a position in another notation")
+    convert.add_argument("position", metavar="POSITION")
+    convert.add_argument("--to", required=True, choices=sorted(FORMATS), help="the notation to write")
+    convert.set_defaults(handler=_convert)
+
+    moves = subparsers.add_parser(
+        "moves",
+        help="list the legal plays of a roll",
+        description="List the legal plays of POSITION for the roll D1 D2 (or the position's own dice). "
+        "With --batch, read lines 'POSITIONID D1 D2' (or JSON objects with pid and dice) from stdin "
+        "and write one JSON line each: the sorted Position IDs of the distinct results, seen from "
+        "the side that moved.",
+    )
+    moves.add_argument("position", metavar="POSITION", nargs="?")
+    moves.add_argument("dice", metavar="DIE", nargs="*", help="two dice 1-6")
+    moves.add_argument("--batch", action="store_true", help="read positions and rolls from stdin")
+    moves.set_defaults(handler=_moves)
+
+
+# -- arguments -------------------------------------------------------------------------------
+def read_state(text: str) -> GameState:
+    """A position argument in any notation :meth:`GameState.parse` knows (a Position ID at least)."""
+    parse = getattr(GameState, "parse", None)
+    try:
+        if parse is not None:
+            return parse(text)
+        return GameState(position=Position(text.strip()))
+    except GammonError as error:
+        raise ArgumentError(f"POSITION {text!r}: {error}") from None
+
+
+def read_dice(values: list[str], state: GameState) -> tuple[int, int]:
+    if not values and state.dice is not None:
+        return state.dice
+    if len(values) == 1 and len(values[0]) == 2:
+        values = list(values[0])  # "31"
+    if len(values) != 2 or not all(v.isdigit() and 1 <= int(v) <= 6 for v in values):
+        raise ArgumentError(f"DIE: expected two dice 1-6 (e.g. 3 1), got {' '.join(values) or 'nothing'!r}")
+    return int(values[0]), int(values[1])
+
+
+# -- commands ----------------------------------------------------------------------------------
+def _show(args: argparse.Namespace) -> int:
+    state = read_state(args.position)
+    perspective = None if args.perspective is None else Color[args.perspective.upper()]
+    print(diagram.render(state, plain=args.plain, perspective=perspective))
+    return 0
+
+
+def _convert(args: argparse.Namespace) -> int:
+    state = read_state(args.position)
+    method = FORMATS[args.to]
+    if method is None:
+        print(state.position.position_id())
+        return 0
+    writer = getattr(state, method, None)
+    if writer is None:
+        raise ArgumentError(f"--to {args.to}: this notation cannot be written yet")
+    print(writer())
+    return 0
+
+
+def _moves(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.position is not None:
+            raise ArgumentError("--batch reads positions from stdin; give no POSITION")
+        run_batch(sys.stdin, sys.stdout)
+        return 0
+    if args.position is None:
+        raise ArgumentError("POSITION: missing (or use --batch)")
+    state = read_state(args.position)
+    d1, d2 = read_dice(args.dice, state)
+    position = state.position
+    legal = position.legal_plays(d1, d2)
+    after = legal.positions()
+    turn = position.turn
+    print(f"{turn.name.capitalize()} ({diagram.SYMBOL[turn]}) to play {d1}-{d2}: ", end="")
+    if legal.is_pass():
+        print("no legal play.")
+        return 0
+    print(f"{len(legal)} legal play{'s' if len(legal) > 1 else ''}")
+    texts = [str(play) for play in legal]
+    width = max(len("play"), *map(len, texts))
+    print(f"{'#':>4}  {'play':<{width}}  position ID after ({turn.other.name.lower()} to roll)")
+    for i, (text, result) in enumerate(zip(texts, after), 1):
+        print(f"{i:>4}  {text:<{width}}  {result.position_id()}")
+    return 0
+
+
+# -- batch -------------------------------------------------------------------------------------
+def _read_line(line: str) -> tuple[str, int, int]:
+    """``POSITIONID D1 D2`` or ``{"pid": ..., "dice": [d1, d2]}``; ValueError names the bad field."""
+    text = line.strip()
+    if text.startswith("{"):
+        try:
+            item = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"line: not JSON ({error.msg})") from None
+        if not isinstance(item, dict):
+            raise ValueError("line: expected a JSON object with pid and dice")
+        pid, dice = item.get("pid"), item.get("dice")
+        if not isinstance(pid, str):
+            raise ValueError("pid: missing or not a string")
+        if not isinstance(dice, list) or len(dice) != 2 or not all(type(d) is int for d in dice):
+            raise ValueError("dice: expected a list of two dice 1-6")
+        fields = [pid, str(dice[0]), str(dice[1])]
+    else:
+        fields = text.split()
+        if len(fields) != 3:
+            raise ValueError(f"line: expected 'POSITIONID D1 D2' (3 fields), got {len(fields)}")
+    pid, first, second = fields
+    if len(pid) != position_id.ID_LENGTH or not pid.isascii():
+        raise ValueError(f"pid: expected 14 base64 characters, got {pid!r}")
+    for name, die in (("d1", first), ("d2", second)):
+        if not (die.isascii() and die.isdigit() and 1 <= int(die) <= 6):
+            raise ValueError(f"{name}: expected a die 1-6, got {die!r}")
+    return pid, int(first), int(second)
+
+
+def _dump(item: dict[str, Any]) -> str:
+    return json.dumps(item, separators=(",", ":"))
+
+
+def batch_results(lines: Iterable[str], start: int = 1) -> Iterator[str]:
+    """One JSON line per non-blank input line, decoded and generated in bulk by the kernels."""
+    numbered = ((n, line) for n, line in enumerate(lines, start) if line.strip())
+    while True:
+        chunk = list(itertools.islice(numbered, BATCH_CHUNK))
+        if not chunk:
+            return
+        out: list[str | None] = [None] * len(chunk)
+        rows: list[int] = []
+        parsed: list[tuple[str, int, int]] = []
+        for k, (n, line) in enumerate(chunk):
+            try:
+                parsed.append(_read_line(line))
+                rows.append(k)
+            except ValueError as error:
+                out[k] = _dump({"error": str(error), "line": n, "input": line.rstrip("\r\n")})
+        if rows:
+            texts = np.frombuffer("".join(p[0] for p in parsed).encode("ascii"), np.uint8).reshape(-1, 14).copy()
+            boards, status = position_id.decode_batch(texts)
+            good = [i for i in range(len(rows)) if status[i] == position_id.OK]
+            for i in range(len(rows)):
+                if status[i] != position_id.OK:
+                    n, line = chunk[rows[i]]
+                    message = f"pid: expected {position_id._STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
+                    out[rows[i]] = _dump({"error": message, "line": n, "input": line.rstrip("\r\n")})
+            if good:
+                dice = np.array([parsed[i][1:] for i in good], np.int64)
+                offsets, results, _, _ = movegen.generate_batch(boards[good], dice)
+                ids = position_id.encode_batch(results).tobytes().decode("ascii")
+                for j, i in enumerate(good):
+                    found = sorted(ids[14 * r : 14 * r + 14] for r in range(offsets[j], offsets[j + 1]))
+                    pid, d1, d2 = parsed[i]
+                    out[rows[i]] = _dump({"pid": pid, "dice": [d1, d2], "results": found})
+        yield from (line for line in out if line is not None)
+
+
+def run_batch(stdin: IO[str], stdout: IO[str]) -> None:
+    for line in batch_results(stdin):
+        stdout.write(line + "\n")

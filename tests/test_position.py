@@ -1,0 +1,94 @@
+"""The Position value type: construction, validation, views and classification."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gammon import BLACK, WHITE, Color, InvalidPositionError, NotationError, Position, PositionClass
+
+VECTORS = Path(__file__).parent / "vectors"
+
+
+def test_opening_position() -> None:
+    p = Position()
+    assert p.position_id() == "4HPwATDgc/ABMA"
+    assert p.pips() == (167, 167)
+    assert p.turn == WHITE
+    assert p.classify() is PositionClass.CONTACT
+    assert p.borne_off(WHITE) == p.borne_off(BLACK) == 0
+    assert eval(repr(p)) == p  # noqa: S307 - the repr is meant to paste back
+
+
+@pytest.mark.parametrize("path", sorted((VECTORS / "ids").glob("*.json")), ids=lambda p: p.stem)
+def test_vectors(path: Path) -> None:
+    vector = json.loads(path.read_text())
+    p = Position(vector["position_id"])
+    roller, opponent = vector["board_roller_view"][1], vector["board_roller_view"][0]
+    assert list(p.board) == vector["signed26_roller_view"]
+    assert p.checkers(p.turn) == tuple(roller)
+    assert p.checkers(p.turn.other) == tuple(opponent)
+    assert p.pips() == (vector["pips"]["roller"], vector["pips"]["opponent"])
+    assert p.borne_off(p.turn) == vector["off"]["roller"]
+    assert p.flip().position_id() == vector["position_id_opponent_on_roll"]
+    expected_class = {"contact": PositionClass.CONTACT, "bearoff1": PositionClass.BEAROFF}
+    assert p.classify() is expected_class[vector["gnubg_classify"]]
+
+
+def test_validation_names_the_problem() -> None:
+    with pytest.raises(InvalidPositionError, match="16 checkers"):
+        Position.from_checkers([16] + [0] * 24, [0] * 25)
+    with pytest.raises(InvalidPositionError, match="both sides"):
+        Position.from_checkers([1] + [0] * 24, [0] * 23 + [1, 0])
+    with pytest.raises(InvalidPositionError, match="negative"):
+        Position.from_checkers([-1] + [0] * 24, [0] * 25)
+    with pytest.raises(InvalidPositionError, match="26 entries"):
+        Position([0] * 25)
+    with pytest.raises(InvalidPositionError, match="at most 15"):
+        Position([0] + [2] * 8 + [0] * 17)
+    with pytest.raises(NotationError, match="Position ID"):
+        Position("not an id")
+    with pytest.raises(NotationError, match="key"):
+        Position("//////////////")
+
+
+def test_race_and_bearoff_classes() -> None:
+    race = Position.from_checkers([0] * 9 + [15] + [0] * 15, [0] * 9 + [15] + [0] * 15)
+    assert race.classify() is PositionClass.RACE
+    bearoff = Position.from_checkers([3] * 5 + [0] * 20, [5] * 3 + [0] * 22)
+    assert bearoff.classify() is PositionClass.BEAROFF
+    over = Position.from_checkers([0] * 25, [1] + [0] * 24)
+    assert over.classify() is PositionClass.OVER and over.winner() == WHITE
+
+
+counts = st.lists(st.integers(0, 15), min_size=25, max_size=25)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> Position:
+    white = [0] * 25
+    black = [0] * 25
+    for side in (white, black):
+        for _ in range(draw(st.integers(0, 15))):
+            side[draw(st.integers(0, 24))] += 1
+    for i in range(24):
+        if white[i] and black[23 - i]:
+            black[23 - i] = 0
+    return Position.from_checkers(white, black, draw(st.sampled_from([WHITE, BLACK])))
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions())
+def test_views_and_ids_round_trip(p: Position) -> None:
+    assert p.flip().flip() == p
+    assert p.flip().turn == p.turn.other
+    assert p.flip().pips() == p.pips()[::-1]
+    for color in Color:
+        assert p.flip().checkers(color) == p.checkers(color)
+    assert Position(p.position_id(), p.turn) == p
+    assert eval(repr(p)) == p  # noqa: S307
+    assert hash(Position(p.board, p.turn)) == hash(p)
