@@ -50,9 +50,9 @@ def _status(game: GameState) -> str:
     position = game.position
     turn = position.turn
     winner = position.winner()
-    if winner is not None or game.status != GameStatus.PLAYING:
-        if winner is not None:
-            return f"Game over: {_name(winner)} has borne off all checkers."
+    if winner is not None:
+        return f"Game over: {_name(winner)} has borne off all checkers."
+    if game.status in (GameStatus.OVER, GameStatus.RESIGNED, GameStatus.DROPPED):
         return "Game over."
     if game.resignation is not None:
         return f"{_name(turn)} offers to resign a {game.resignation.name.lower()}; {_name(turn.other)} to accept or reject."
@@ -129,7 +129,7 @@ def _board(game: GameState, view: Color) -> str:
 
     def label_row(labels: tuple[list[int], list[int]]) -> str:
         left, right = ("".join(f"{p:>2} " for p in half) for half in labels)
-        return f"   {left}      {right}".rstrip()
+        return f"   {left}     {right}".rstrip()
 
     def row(labels: tuple[list[int], list[int]], depth: int, bar: Color, tray: Color) -> str:
         left = "".join(_cell(points, p, depth) for p in labels[0])
@@ -146,43 +146,41 @@ def _board(game: GameState, view: Color) -> str:
     lines += [edge, label_row(bottom_labels)]
 
     panel = [""] * len(lines)
-    panel[2] = _side_line(game, top)
-    panel[3] = _cube_line(game, top)
-    panel[7] = "   ".join(part for part in (_cube_line(game, None).strip(), _short_match(game)) if part)
-    panel[11] = _cube_line(game, bottom)
-    panel[12] = _side_line(game, bottom)
+    for color, (name_row, step) in ((top, (2, 1)), (bottom, (12, -1))):
+        panel[name_row] = _side_name(game, color)
+        panel[name_row + step] = _side_numbers(game, color)
+        panel[name_row + 2 * step] = f"[{game.cube}]" if game.cube_owner == color else ""
+    middle = f"[{game.cube * 2}] offered" if game.double_offered else f"[{game.cube}]" if game.cube_owner is None else ""
+    panel[7] = middle
+    panel[8], panel[9] = _short_match(game)
     out = [f"{line}  {extra}".rstrip() if extra else line for line, extra in zip(lines, panel)]
     out.append("")
     out.append(_status(game))
     return "\n".join(out)
 
 
-def _side_line(game: GameState, color: Color) -> str:
+def _side_name(game: GameState, color: Color) -> str:
+    text = f"{SYMBOL[color]} {color.name.capitalize()}"
+    if color != game.to_act or game.position.winner() is not None:
+        return text
+    if game.double_offered:
+        return text + "  (to take or drop)"
+    if game.resignation is not None:
+        return text + "  (to accept or reject)"
+    return text + (f"  (to play {game.dice[0]}-{game.dice[1]})" if game.dice else "  (on roll)")
+
+
+def _side_numbers(game: GameState, color: Color) -> str:
     position = game.position
-    text = f"{SYMBOL[color]} {color.name.capitalize():5}  pips {position.pip_count(color):3}"
-    if position.borne_off(color) == CHECKERS:
-        text += "  all off"
-    if color == game.position.turn and game.dice is not None:
-        text += f"  rolled {game.dice[0]}-{game.dice[1]}"
-    if color == game.to_act:
-        text += "  <- to act"
+    text = f"pips {position.pip_count(color)}"
+    if position.borne_off(color):
+        text += f", off {position.borne_off(color)}"
+    if game.match_length:
+        text += f", score {game.score[color]}"
     return text
 
 
-def _cube_line(game: GameState, owner: Color | None) -> str:
-    """The cube beside its owner; in the middle when centred, or when a double is offered."""
-    if owner is None:
-        if game.double_offered:
-            return f"[{game.cube * 2}] offered"
-        return f"[{game.cube}]" if game.cube_owner is None else ""
-    return f"[{game.cube}]" if game.cube_owner == owner else ""
-
-
-def _short_match(game: GameState) -> str:
+def _short_match(game: GameState) -> tuple[str, str]:
     if game.is_money:
-        return "money game"
-    white, black = game.score[Color.WHITE], game.score[Color.BLACK]
-    text = f"{game.match_length}-point match, White {white} Black {black}"
-    if game.crawford:
-        text += ", Crawford"
-    return text
+        return "money game", ", ".join(n for n, on in (("Jacoby", game.jacoby), ("beavers", game.beavers)) if on)
+    return f"{game.match_length}-point match", "Crawford game" if game.crawford else "post-Crawford" if game.post_crawford else ""

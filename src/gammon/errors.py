@@ -51,3 +51,15 @@ class CubeActionError(IllegalActionError):
 
 class DiceError(GammonError, ValueError):
     """A dice source that cannot give a roll: fixed dice exhausted, or typed text that is not dice."""
+
+
+class InvalidPlayerError(GammonError, ValueError):
+    """A player name that does not parse or name an available player (``pubeval:9``, ``nobody``)."""
+
+
+class BearoffTableError(GammonError):
+    """A bear-off table file that is missing, damaged, of another format or of the wrong shape."""
+
+
+class BearoffCoverageError(GammonError, ValueError):
+    """A position that the loaded bear-off tables do not cover (checkers outside their points, ...)."""

@@ -70,11 +70,15 @@ class GameResult:
     def dropped(self) -> bool:
         return self.ended == GameStatus.DROPPED
 
-    def __str__(self) -> str:
+    @property
+    def detail(self) -> str:
+        """What kind of win, in words: ``gammon``, ``single game, resigned``, ``double dropped``."""
         kind = "single game" if self.kind == WinKind.SINGLE else self.kind.name.lower()
-        detail = {GameStatus.RESIGNED: f"{kind}, resigned", GameStatus.DROPPED: "double dropped"}.get(self.ended, kind)
+        return {GameStatus.RESIGNED: f"{kind}, resigned", GameStatus.DROPPED: "double dropped"}.get(self.ended, kind)
+
+    def __str__(self) -> str:
         unit = "point" if self.points == 1 else "points"
-        return f"{self.winner.name.lower()} wins {self.points} {unit} ({detail})"
+        return f"{self.winner.name.lower()} wins {self.points} {unit} ({self.detail})"
 
 
 class ActionKind(enum.Enum):
@@ -163,17 +167,27 @@ def _step(board: np.ndarray, source: int, target: int) -> tuple[np.ndarray, Move
     return apply_moves(board, (move,)), move
 
 
-def _completable(board: np.ndarray, dice: tuple[int, ...], need: int, finals: frozenset[bytes]) -> bool:
+def _completable(
+    board: np.ndarray, dice: tuple[int, ...], need: int, finals: frozenset[bytes], dead: set[bytes] | None = None
+) -> bool:
     """Whether ``need`` more steps with ``dice`` can reach one of the legal plays' boards."""
+    key = board.tobytes()
     if need == 0:
-        return board.tobytes() in finals
+        return key in finals
+    dead = set() if dead is None else dead
+    if key in dead:  # reached before by another order of the same dice, without success
+        return False
     for die in set(dice):
         rest = list(dice)
         rest.remove(die)
         for source in range(BAR, 0, -1):
             target = movegen._destination(board, source, die)
-            if target >= 0 and _completable(_step(board, source, target)[0], tuple(rest), need - 1, finals):
-                return True
+            if target >= 0:
+                after = board.copy()
+                movegen._apply_move(after, source, target)
+                if _completable(after, tuple(rest), need - 1, finals, dead):
+                    return True
+    dead.add(key)
     return False
 
 
@@ -254,19 +268,25 @@ class Match:
 
     @classmethod
     def replay(
-        cls, actions: Iterable[Action | str], start: GameState | None = None, *, dice: DiceSource | None = None,
+        cls,
+        actions: Iterable[Action | str],
+        start: GameState | None = None,
+        *,
+        dice: DiceSource | None = None,
         crawford: bool = True,
     ) -> Match:
-        """Rebuild a match from its history (actions or their text lines) and starting state."""
-        match = cls.from_state(start if start is not None else GameState(status=GameStatus.NONE, match_length=1),
-                               dice=dice, crawford=crawford)
+        """Rebuild a match from its :attr:`history` (actions or their text lines) and :attr:`start`.
+
+        ``start`` defaults to a fresh 1-point match; ``dice`` serves any rolls after the history.
+        """
+        if start is None:
+            start = GameState(match_length=1, status=GameStatus.NONE)
+        match = cls.from_state(start, dice=dice, crawford=crawford)
         for action in actions:
             match.apply(action if isinstance(action, Action) else Action.from_text(action))
         return match
 
     def _setup(self, start: GameState, dice: DiceSource | None, crawford: bool) -> None:
-        if (start.jacoby or start.beavers) and not start.is_money:
-            raise ValueError("the Jacoby rule and beavers are money-play rules (match length 0)")
         self.start = start
         self.length = start.match_length
         self.crawford_rule = crawford
@@ -292,10 +312,13 @@ class Match:
     def state(self) -> GameState:
         """An immutable snapshot of the committed game (checker moves being entered are not in it)."""
         g = self._game
+        # A finished Crawford game may have left no side 1-away (the match is won); a
+        # snapshot then no longer calls it the Crawford game.
+        crawford = g.crawford and (self.length - 1) in self._score
         return GameState(
             position=g.position, dice=g.dice, cube=g.cube, cube_owner=g.cube_owner, double_offered=g.double_offered,
             resignation=g.resignation, score=(self._score[0], self._score[1]), match_length=self.length,
-            crawford=g.crawford, jacoby=self.jacoby, beavers=self.beavers, cube_limit=self.cube_limit, status=g.status,
+            crawford=crawford, jacoby=self.jacoby, beavers=self.beavers, cube_limit=self.cube_limit, status=g.status,
         )
 
     @property

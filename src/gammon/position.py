@@ -211,6 +211,19 @@ class Position:
 
         return position_id.encode(self.array())
 
+    @classmethod
+    def from_bpn(cls, text: str) -> Position:
+        """The checkers and player on roll of a BPN string (``GameState.from_bpn`` keeps the rest)."""
+        from .state import GameState
+
+        return GameState.from_bpn(text).position
+
+    def bpn(self) -> str:
+        """BPN of this position, not yet rolled, centred 1-cube, money play."""
+        from .state import GameState
+
+        return GameState(position=self).bpn()
+
     # -- value semantics ----------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):

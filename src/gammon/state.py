@@ -106,6 +106,8 @@ class GameState:
                 "crawford",
                 f"the Crawford game needs a side 1-away in a match of 2 or more, not {self.score} to {self.match_length}",
             )
+        if self.crawford and self.cube != 1:
+            raise _invalid("cube", f"the Crawford game is played without the cube: it stays at 1, not {self.cube}")
         if (self.jacoby or self.beavers) and self.match_length:
             raise _invalid("jacoby", "the Jacoby rule and beavers are money-play rules (match length 0)")
         if self.double_offered:

@@ -225,3 +225,61 @@ class CompositeEvaluator(Evaluator):
 
     def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
         return self._override(children, self.base._evaluate_children(parents, offsets, children))
+
+
+# -- turning a score into a win probability -------------------------------------------------
+# Heuristic scores (pubeval's, the article's) are calibrated by a logistic curve per weight
+# set: logit = a * score + c * lead + b, where ``lead`` is the mover's pip lead after its
+# roll. For the children of one roll the lead is taken as the parent's lead plus the most
+# pips any child moved, the same for every child, so the curve never reorders a roll's plays.
+
+
+@njit(cache=True)
+def pip_counts(board):
+    """(mover's pips, opponent's pips) of a kernel board (bar = 25)."""
+    mover = 0
+    opponent = 0
+    for point in range(26):
+        n = board[point]
+        if n > 0:
+            mover += point * n
+        elif n < 0:
+            opponent -= (25 - point) * n
+    return mover, opponent
+
+
+@njit(cache=True)
+def leads_of_boards(boards):
+    """Each board's pip lead for the side that just moved."""
+    out = np.empty(boards.shape[0])
+    for i in range(boards.shape[0]):
+        mover, opponent = pip_counts(boards[i])
+        out[i] = opponent - mover
+    return out
+
+
+@njit(cache=True)
+def leads_of_children(parents, offsets, children):
+    """The lead after each roll: the parent's lead plus the most pips a child of the roll moved."""
+    out = np.empty(children.shape[0])
+    for i in range(parents.shape[0]):
+        mover, opponent = pip_counts(parents[i])
+        moved = 0
+        for j in range(offsets[i], offsets[i + 1]):
+            after, _ = pip_counts(children[j])
+            if mover - after > moved:
+                moved = mover - after
+        for j in range(offsets[i], offsets[i + 1]):
+            out[j] = opponent - mover + moved
+    return out
+
+
+@njit(cache=True)
+def logistic_probabilities(scores, leads, race, calibration):
+    """(N, 5) with only the win column set: ``calibration[0 if race else 1] = (a, c, b)``."""
+    out = np.zeros((scores.shape[0], 5))
+    for i in range(scores.shape[0]):
+        k = 0 if race[i] else 1
+        z = calibration[k, 0] * scores[i] + calibration[k, 1] * leads[i] + calibration[k, 2]
+        out[i, 0] = 1.0 / (1.0 + np.exp(-z))
+    return out

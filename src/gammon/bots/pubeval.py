@@ -22,11 +22,20 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
-from .evaluator import CONTACT, OVER, Evaluator, board_class
+from .evaluator import (
+    CONTACT,
+    OVER,
+    Evaluator,
+    board_class,
+    leads_of_boards,
+    leads_of_children,
+    logistic_probabilities,
+)
 
-#: Logistic calibration ``P(win) = 1 / (1 + exp(-(a * score + b)))``, (a, b) for race and contact.
+#: Logistic calibration, rows race and contact, columns (a, c, b) of
+#: ``logit P(win) = a * score + c * lead + b`` (see :mod:`gammon.bots.evaluator`).
 #: Fitted by ``python -m gammon.train.calibrate pubeval`` (20,000 self-play games, seed 1).
-CALIBRATION = np.array([[1.0, 0.0], [1.0, 0.0]])
+CALIBRATION = np.array([[0.050933, 0.170731, -0.388205], [0.072505, 0.020732, -0.932308]])
 
 
 @lru_cache(maxsize=1)
@@ -80,15 +89,6 @@ def pubeval_scores(boards, race, race_weights, contact_weights):
 
 
 @njit(cache=True)
-def _probabilities(scores, race, calibration):
-    out = np.zeros((scores.shape[0], 5))
-    for i in range(scores.shape[0]):
-        k = 0 if race[i] else 1
-        out[i, 0] = 1.0 / (1.0 + np.exp(-(calibration[k, 0] * scores[i] + calibration[k, 1])))
-    return out
-
-
-@njit(cache=True)
 def _race_of_boards(boards):
     race = np.empty(boards.shape[0], np.bool_)
     for i in range(boards.shape[0]):
@@ -125,9 +125,13 @@ class PubevalEvaluator(Evaluator):
 
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
         race = _race_of_boards(boards)
-        return _probabilities(pubeval_scores(boards, race, self.race_weights, self.contact_weights), race, self.calibration)
+        scores = pubeval_scores(boards, race, self.race_weights, self.contact_weights)
+        return logistic_probabilities(scores, leads_of_boards(boards), race, self.calibration)
 
     def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
-        race = _race_of_children(np.ascontiguousarray(parents, np.int8), np.asarray(offsets, np.int64))
+        parents = np.ascontiguousarray(parents, np.int8)
+        offsets = np.asarray(offsets, np.int64)
+        race = _race_of_children(parents, offsets)
         scores = pubeval_scores(children, race, self.race_weights, self.contact_weights)
-        return _probabilities(scores, race, self.calibration)
+        leads = leads_of_children(parents, offsets, children)
+        return logistic_probabilities(scores, leads, race, self.calibration)

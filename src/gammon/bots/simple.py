@@ -32,7 +32,15 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .evaluator import CONTACT, Evaluator, board_class
+from .evaluator import (
+    CONTACT,
+    Evaluator,
+    board_class,
+    board_classes,
+    leads_of_boards,
+    leads_of_children,
+    logistic_probabilities,
+)
 
 WEIGHT_NAMES = ("block", "block_exponent", "blot", "blot_threshold", "blot_passed", "run_or_block", "borne_off")
 BLOCK, BLOCK_EXPONENT, BLOT, BLOT_THRESHOLD, BLOT_PASSED, RUN_OR_BLOCK, BORNE_OFF = range(7)
@@ -42,10 +50,10 @@ DEFAULT_WEIGHTS = (1.0, 2.0, 0.3, 4.0, 0.05, 0.5, 1.0)
 
 @dataclass
 class SimpleWeights:
-    """The heuristic's weights plus the logistic calibration of its score: (a, b) for race, contact."""
+    """The heuristic's weights plus the logistic calibration of its score: (a, c, b) for race, contact."""
 
     values: tuple[float, ...] = DEFAULT_WEIGHTS
-    calibration: tuple[tuple[float, float], tuple[float, float]] = ((0.1, 0.0), (0.1, 0.0))
+    calibration: tuple[tuple[float, ...], tuple[float, ...]] = ((0.1, 0.0, 0.0), (0.1, 0.0, 0.0))
     info: dict[str, object] = field(default_factory=dict)
 
     def array(self) -> np.ndarray:
@@ -68,7 +76,7 @@ class SimpleWeights:
         missing = [n for n in WEIGHT_NAMES if n not in weights]
         if missing:
             raise ValueError(f"simple weights lack {', '.join(missing)}")
-        cal = data.get("calibration", {"race": [0.1, 0.0], "contact": [0.1, 0.0]})
+        cal = data.get("calibration", {"race": [0.1, 0.0, 0.0], "contact": [0.1, 0.0, 0.0]})
         return cls(
             tuple(float(weights[n]) for n in WEIGHT_NAMES),
             (tuple(cal["race"]), tuple(cal["contact"])),  # type: ignore[arg-type]
@@ -154,15 +162,6 @@ def simple_scores(boards, w):
     return out
 
 
-@njit(cache=True)
-def _probabilities(boards, scores, calibration):
-    out = np.zeros((boards.shape[0], 5))
-    for i in range(boards.shape[0]):
-        k = 1 if board_class(boards[i]) == CONTACT else 0
-        out[i, 0] = 1.0 / (1.0 + np.exp(-(calibration[k, 0] * scores[i] + calibration[k, 1])))
-    return out
-
-
 class SimpleEvaluator(Evaluator):
     """The article's heuristic with trained (or given) weights."""
 
@@ -177,4 +176,10 @@ class SimpleEvaluator(Evaluator):
         return simple_scores(np.ascontiguousarray(boards, np.int8), self._w)
 
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
-        return _probabilities(boards, simple_scores(boards, self._w), self._calibration)
+        race = board_classes(boards) != CONTACT
+        return logistic_probabilities(simple_scores(boards, self._w), leads_of_boards(boards), race, self._calibration)
+
+    def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
+        race = board_classes(children) != CONTACT
+        leads = leads_of_children(np.ascontiguousarray(parents, np.int8), np.asarray(offsets, np.int64), children)
+        return logistic_probabilities(simple_scores(children, self._w), leads, race, self._calibration)

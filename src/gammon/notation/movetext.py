@@ -49,7 +49,7 @@ def format_play(moves: Iterable[Move]) -> str:
     for move in ordered:
         # Sources fall along a chain, so in this order a checker's earlier step is always
         # placed before its next one; prefer joining a chain that did not hit there.
-        open_chains = [c for c in chains if c[-1].target == move.source and move.source != OFF]
+        open_chains = [c for c in chains if c[-1].target == move.source]
         if open_chains:
             min(open_chains, key=lambda c: c[-1].hit).append(move)
         else:
@@ -99,9 +99,9 @@ _TOKEN = re.compile(r"^(?P<path>[^()]+)(?:\((?P<count>[^()]*)\))?$")
 
 def parse_journeys(text: str) -> list[Journey]:
     """The checker trips written in ``text``, repeats expanded; InvalidMoveError names a bad token."""
-    cleaned = re.sub(r"\s+\(", "(", text.strip().lower().replace(",", " "))
-    if cleaned in PASS_WORDS or text.strip().lower() in PASS_WORDS:
+    if text.strip().lower() in PASS_WORDS:
         return []
+    cleaned = re.sub(r"\s+\(", "(", text.strip().lower().replace(",", " "))
     journeys: list[Journey] = []
     for token in cleaned.split():
         match = _TOKEN.match(token)

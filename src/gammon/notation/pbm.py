@@ -76,6 +76,8 @@ def parse_journeys(text: str, turn: Color, on_bar: bool) -> list[Journey]:
             start, _, end = body.partition("-")
             source = _read_point(start, item, turn, source=True)
             target = _read_point(end, item, turn, source=False)
+        elif body in ("b", "h"):
+            raise InvalidMoveError(f"bad move {item!r}: a lone item is a point 1-24 (entering or bearing off)")
         elif on_bar:
             source, target = BAR, _read_point(body, item, turn, source=False)
         else:

@@ -1,0 +1,168 @@
+"""Benjamin and Ross's perfect hash: one side's bear-off position <-> a dense index.
+
+A position is the checker counts on points 1..P (the ace point first), at most 15 in all.
+The paper writes every position as its 15 checkers' points in non-decreasing order (0 for
+borne off) and numbers those lists lexicographically. Its sum of terms reduces to
+
+    rank = sum over i = 0..P-1 of C(P - i + r_i - 1, P - i)   (0 when r_i = 0)
+
+where ``r_i`` is the number of checkers above point ``i``. Two properties make this the
+right order for the tables:
+
+* every legal move lowers the index (a checker moving down makes the sorted list
+  lexicographically smaller), so a dynamic program in index order always finds its
+  successors done;
+* the total count never enters the formula, so the positions with at most ``c`` checkers
+  are exactly the indices below ``C(P + c, c)``: the two-sided table's one-side indices
+  are a prefix of the one-sided table's.
+
+Both directions take O(P + 15) steps with the precomputed binomials below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from ..errors import InvalidPositionError
+
+MAX_POINTS = 12
+MAX_CHECKERS = 15
+_ROWS = MAX_POINTS + MAX_CHECKERS + 2
+
+
+def _binomials() -> np.ndarray:
+    table = np.zeros((_ROWS, _ROWS), np.int64)
+    for n in range(_ROWS):
+        table[n, 0] = 1
+        for k in range(1, n + 1):
+            table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
+    return table
+
+
+#: ``BINOMIAL[n, k]`` = C(n, k) for the sizes the tables need.
+BINOMIAL = _binomials()
+
+
+def position_count(points: int, checkers: int) -> int:
+    """How many positions have at most ``checkers`` checkers on ``points`` points: C(P + c, c)."""
+    return int(BINOMIAL[points + checkers, checkers])
+
+
+@njit(cache=True, inline="always")
+def _below(binomial, points, total):
+    """Positions on ``points`` points with fewer than ``total`` checkers: C(points + total - 1, points)."""
+    if total <= 0:
+        return np.int64(0)
+    return binomial[points + total - 1, points]
+
+
+@njit(cache=True)
+def rank_counts(binomial, counts, points):
+    """Index of the counts on points 1..``points`` (``counts[0]`` is the ace point)."""
+    index = np.int64(0)
+    above = 0
+    for p in range(points):
+        above += counts[p]
+    for i in range(points):
+        index += _below(binomial, points - i, above)
+        above -= counts[i]
+    return index
+
+
+@njit(cache=True)
+def rank_board(binomial, board, points):
+    """Index of the mover's checkers on a kernel board (points 1..``points`` of ``board``)."""
+    index = np.int64(0)
+    above = 0
+    for p in range(1, points + 1):
+        above += board[p]
+    for i in range(points):
+        index += _below(binomial, points - i, above)
+        above -= board[i + 1]
+    return index
+
+
+@njit(cache=True)
+def unrank_into(binomial, index, points, out):
+    """Write the counts of position ``index`` into ``out[0..points)``; returns the checker total."""
+    remaining = np.int64(index)
+    total = 0
+    while total < 15 and _below(binomial, points, total + 1) <= remaining:
+        total += 1
+    above = total
+    for i in range(points):
+        remaining -= _below(binomial, points - i, above)
+        # The largest number of checkers above point i + 1 whose block starts at or below
+        # what is left of the index.
+        higher = above
+        while higher > 0 and _below(binomial, points - i - 1, higher) > remaining:
+            higher -= 1
+        out[i] = above - higher
+        above = higher
+    return total
+
+
+@njit(cache=True)
+def rank_batch(binomial, counts):
+    """Indices of many positions: ``counts`` is (N, P)."""
+    n = counts.shape[0]
+    points = counts.shape[1]
+    out = np.empty(n, np.int64)
+    for k in range(n):
+        out[k] = rank_counts(binomial, counts[k], points)
+    return out
+
+
+@njit(cache=True)
+def unrank_batch(binomial, indices, points):
+    """Counts (N, P) of many indices."""
+    n = indices.shape[0]
+    out = np.zeros((n, points), np.int8)
+    for k in range(n):
+        unrank_into(binomial, indices[k], points, out[k])
+    return out
+
+
+def _check_points(points: int) -> None:
+    if not 1 <= points <= MAX_POINTS:
+        raise InvalidPositionError(f"bear-off positions span 1 to {MAX_POINTS} points, got {points}")
+
+
+def rank(counts: Sequence[int], points: int | None = None) -> int:
+    """The index of a bear-off position given as its counts on points 1..P, ace point first.
+
+    >>> rank([0, 0, 0, 0, 0, 1])  # one checker on the six-point
+    6
+    >>> rank([3, 3, 2, 0, 2, 1])  # the paper's example: 4 off, then 3, 3, 2, 0, 2, 1
+    8887
+    """
+    values = [int(c) for c in counts]
+    if points is None:
+        points = len(values)
+    _check_points(points)
+    if len(values) > points and any(values[points:]):
+        raise InvalidPositionError(f"counts {values} have checkers beyond point {points}")
+    values = (values + [0] * points)[:points]
+    if any(c < 0 for c in values):
+        raise InvalidPositionError(f"counts {values} have a negative entry")
+    if sum(values) > MAX_CHECKERS:
+        raise InvalidPositionError(f"counts {values} hold {sum(values)} checkers; at most {MAX_CHECKERS}")
+    return int(rank_counts(BINOMIAL, np.array(values, np.int64), points))
+
+
+def unrank(index: int, points: int = 6, checkers: int = MAX_CHECKERS) -> tuple[int, ...]:
+    """The counts on points 1..``points`` of position ``index`` (the inverse of :func:`rank`).
+
+    >>> unrank(8887)
+    (3, 3, 2, 0, 2, 1)
+    """
+    _check_points(points)
+    size = position_count(points, checkers)
+    if not 0 <= index < size:
+        raise InvalidPositionError(f"index {index} is outside [0, {size}) for {points} points, {checkers} checkers")
+    out = np.zeros(points, np.int64)
+    unrank_into(BINOMIAL, np.int64(index), points, out)
+    return tuple(int(c) for c in out)

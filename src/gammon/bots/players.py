@@ -1,0 +1,207 @@
+"""Players by name: ``NAME[:PLY][:LEVEL]``, the same text in duels, games, hints and engines.
+
+=================  ==========================================================
+``random``         a uniformly random legal play
+``pubeval``        Tesauro's public benchmark evaluator (pure: no bear-off tables)
+``simple``         the article's trained heuristic, exact bear-off tables when built
+``nn``             the neural net (registered by its own module when available)
+=================  ==========================================================
+
+``PLY`` (0-3, default 0) is the search depth: ``pubeval:1`` is pubeval with 1-ply search.
+``LEVEL`` makes the engine beatable by people, as GNU Backgammon's presets do, by adding
+Gaussian noise of the given standard deviation to each play's equity before choosing:
+
+================  =========  =============================================
+``beginner``      0.060      big, frequent blunders
+``casual``        0.050
+``intermediate``  0.040      mistakes a club player would notice
+``advanced``      0.015      occasional small errors
+``expert``        0          no noise (the default)
+================  =========  =============================================
+
+So ``simple:beginner``, ``pubeval:1:advanced``. Noise and the random player draw from a
+seeded generator (:meth:`Player.reseed`), so a game replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InvalidPlayerError
+from ..play import LegalPlays, Play
+from ..position import Position
+from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
+from .search import MAX_PLY, DEFAULT_FILTERS, Analysis, MoveFilter, Search
+
+#: Equity noise (standard deviation) of each level; GNU Backgammon's preset values.
+LEVELS: dict[str, float] = {"beginner": 0.060, "casual": 0.050, "intermediate": 0.040, "advanced": 0.015, "expert": 0.0}
+
+
+def _random() -> Evaluator:
+    from .random_eval import RandomEvaluator
+
+    return RandomEvaluator()
+
+
+def _pubeval() -> Evaluator:
+    from .pubeval import PubevalEvaluator
+
+    return PubevalEvaluator()
+
+
+def _simple() -> Evaluator:
+    from .simple import SimpleEvaluator
+
+    return CompositeEvaluator(SimpleEvaluator(), load_bearoff())
+
+
+_EVALUATORS: dict[str, Callable[[], Evaluator]] = {"random": _random, "pubeval": _pubeval, "simple": _simple}
+#: Names promised by later work, so the error can say so instead of "unknown".
+_PENDING = {"nn": "the neural-net evaluator is not available yet"}
+
+
+def register_evaluator(name: str, factory: Callable[[], Evaluator]) -> None:
+    """Make ``name`` a player name (how the neural net plugs in as ``nn``)."""
+    if not name.isidentifier():
+        raise ValueError(f"an evaluator name is a plain word, got {name!r}")
+    _EVALUATORS[name] = factory
+
+
+def player_names() -> list[str]:
+    return sorted(_EVALUATORS)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A parsed player name; ``str()`` gives the canonical text back."""
+
+    name: str
+    ply: int = 0
+    level: str = "expert"
+
+    @property
+    def noise(self) -> float:
+        return LEVELS[self.level]
+
+    def __str__(self) -> str:
+        text = self.name if self.ply == 0 else f"{self.name}:{self.ply}"
+        return text if self.level == "expert" else f"{text}:{self.level}"
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """Read ``NAME[:PLY][:LEVEL]``; :class:`~gammon.errors.InvalidPlayerError` names what is wrong.
+
+    >>> parse_player("pubeval:1")
+    PlayerSpec(name='pubeval', ply=1, level='expert')
+    >>> str(parse_player("simple:0:beginner"))
+    'simple:beginner'
+    """
+    parts = text.strip().split(":")
+    name = parts[0].lower()
+    if not name:
+        raise InvalidPlayerError(f"bad player {text!r}: expected NAME[:PLY][:LEVEL], e.g. 'pubeval:1'")
+    if name not in _EVALUATORS:
+        if name in _PENDING:
+            raise InvalidPlayerError(f"player {name!r}: {_PENDING[name]}")
+        raise InvalidPlayerError(f"unknown player {name!r} in {text!r}: expected one of {', '.join(player_names())}")
+    ply: int | None = None
+    level: str | None = None
+    for part in parts[1:]:
+        word = part.lower()
+        if word.isdigit():
+            if ply is not None:
+                raise InvalidPlayerError(f"bad player {text!r}: two plies given")
+            ply = int(word)
+            if not 0 <= ply <= MAX_PLY:
+                raise InvalidPlayerError(f"bad player {text!r}: ply must be 0-{MAX_PLY}, got {ply}")
+        elif word in LEVELS:
+            if level is not None:
+                raise InvalidPlayerError(f"bad player {text!r}: two levels given")
+            level = word
+        else:
+            raise InvalidPlayerError(
+                f"bad player {text!r}: {part!r} is neither a ply (0-{MAX_PLY}) nor a level ({', '.join(LEVELS)})"
+            )
+    return PlayerSpec(name, ply or 0, level or "expert")
+
+
+class Player:
+    """Chooses plays with an evaluator, a search depth and optional noise.
+
+    Callable as ``player(state, legal_plays) -> Play``, the opponent interface of the
+    terminal game; :meth:`choose_play` is the plain form.
+    """
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        ply: int = 0,
+        noise: float = 0.0,
+        seed: int = 0,
+        name: str | None = None,
+        filters: tuple[MoveFilter, ...] = DEFAULT_FILTERS,
+    ) -> None:
+        if not 0 <= ply <= MAX_PLY:
+            raise InvalidPlayerError(f"ply must be 0-{MAX_PLY}, got {ply}")
+        if noise < 0:
+            raise InvalidPlayerError(f"noise must be >= 0, got {noise}")
+        self.evaluator = evaluator
+        self.ply = ply
+        self.noise = noise
+        self.name = name or (evaluator.name if ply == 0 else f"{evaluator.name}:{ply}")
+        self.search = Search(evaluator, filters)
+        self.reseed(seed)
+
+    @classmethod
+    def from_name(cls, text: str | PlayerSpec, seed: int = 0) -> Player:
+        """A player from ``NAME[:PLY][:LEVEL]`` (see the module docstring)."""
+        spec = text if isinstance(text, PlayerSpec) else parse_player(text)
+        return cls(_EVALUATORS[spec.name](), spec.ply, spec.noise, seed, str(spec))
+
+    def reseed(self, seed: int | np.random.SeedSequence) -> None:
+        """Restart the noise (and a random evaluator's) generator: same seed, same choices."""
+        sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        noise_seed, evaluator_seed = sequence.spawn(2)
+        self._rng = np.random.default_rng(noise_seed)
+        reseed = getattr(self.evaluator, "reseed", None)
+        if reseed is not None:
+            reseed(evaluator_seed)
+
+    def analyse(self, board: np.ndarray, d1: int, d2: int, full: bool = False) -> Analysis:
+        """Every play of a kernel board (side to move) scored at this player's depth, noise-free."""
+        return self.search.analyse(board, d1, d2, self.ply, full)
+
+    def choose_index(self, analysis: Analysis) -> int:
+        """The play chosen from an analysis: the best, unless noise says otherwise."""
+        if self.noise == 0.0 or len(analysis.plies) == 1:
+            return analysis.best()
+        noisy = analysis.equities() + self._rng.normal(0.0, self.noise, len(analysis.plies))
+        deepest = analysis.plies == analysis.plies.max()
+        noisy[~deepest] = -np.inf
+        return int(np.argmax(noisy))
+
+    def choose_board(self, board: np.ndarray, d1: int, d2: int) -> np.ndarray:
+        """The board after the chosen play (mover's view): what duels need."""
+        analysis = self.analyse(board, d1, d2)
+        return analysis.boards[self.choose_index(analysis)]
+
+    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+        """The play this player makes in ``position`` with the roll ``d1``-``d2``."""
+        analysis = self.analyse(position.array(), d1, d2)
+        index = self.choose_index(analysis)
+        return Play.from_array(analysis.moves[index], int(analysis.counts[index]))
+
+    def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
+        """The terminal game's opponent interface: ``choose(state, legal_plays) -> Play``."""
+        d1, d2 = legal_plays.dice
+        analysis = self.analyse(legal_plays.position.array(), d1, d2)
+        index = self.choose_index(analysis)
+        if len(legal_plays) != len(analysis.plies):  # both come from movegen.generate
+            raise RuntimeError("legal plays and search disagree on the number of plays")
+        return legal_plays[index]
+
+    def __repr__(self) -> str:
+        return f"Player({self.name!r})"
