@@ -1,0 +1,326 @@
+"""The one-sided table: for each position of one side, how many rolls it needs to bear off.
+
+For every position of up to 15 checkers on points 1..P it holds the distribution of the
+number of rolls to bear off all checkers, with each roll played to minimise the expected
+number of rolls (the paper's EPC is that mean times 49/6), and the distribution of rolls
+to bear off the *first* checker, played to minimise its expectation (what saves or wins
+gammons).
+
+Numbers are GNU Backgammon's: probabilities are 16-bit fractions of 65535, a position's
+distribution is the 36-weighted sum of its successors' rounded to nearest with the
+rounding residue put on the most likely count, and a roll is played to the successor with
+the smallest sum of ``n * p(n)`` on those fractions (the first such play in generation
+order). Computing on the stored fractions rather than exact reals is what makes the tables
+agree with GNU Backgammon's to the last bit; exact arithmetic picks a different play in
+near ties (expected rolls within about 1e-4) and moves single probabilities by up to 5e-4.
+
+The dynamic program walks positions by pip count (every play lowers it), so each level's
+positions are independent and run on all cores; the plays come from
+:func:`gammon.movegen.generate_into`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from ..errors import BearoffCoverageError, BearoffTableError
+from ..movegen import BOARD_SIZE, MAX_PLAYS, generate_into
+from . import perfect_hash
+from .perfect_hash import BINOMIAL, position_count, rank_board, unrank_batch
+from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
+
+#: Probability 1 as a 16-bit fraction.
+ONE = 65535
+#: Largest number of rolls a distribution can reach (15 checkers on the 10-point need < 40).
+ROLL_LIMIT = 64
+#: Working width of one stored distribution: its non-zero counts span at most this many rolls.
+BAND = 40
+MAX_POINTS = 10
+ALL_OFF, FIRST_OFF = 0, 1
+
+_OVERFLOW = 1  # error codes out of the kernel
+_NO_PLAY = 2
+
+
+@njit(cache=True, inline="always")
+def _finish(acc, out_band, out_start, out_rsum, x, which):
+    """Round the 36-weighted sums to fractions of ONE, as GNU Backgammon does; 0 or an error code."""
+    total = 0
+    mode = 0
+    best = -1
+    for i in range(ROLL_LIMIT):
+        acc[i] = (acc[i] + 18) // 36
+        total += acc[i]
+        if acc[i] > best:
+            best = acc[i]
+            mode = i
+    acc[mode] -= total - ONE
+    lo = 0
+    while acc[lo] == 0:
+        lo += 1
+    hi = ROLL_LIMIT - 1
+    while acc[hi] == 0:
+        hi -= 1
+    if hi - lo + 1 > BAND:
+        return _OVERFLOW
+    s = 0
+    for i in range(BAND):
+        v = acc[lo + i] if lo + i <= hi else 0
+        out_band[x, which, i] = v
+        s += (lo + i) * v
+    out_start[x, which] = lo
+    out_rsum[x, which] = s
+    return 0
+
+
+@njit(cache=True)
+def _solve_positions(binomial, points, checkers, counts, order, lo, hi, band, start, rsum):
+    """Solve the positions ``order[lo:hi]`` (one pip level); returns 0 or an error code."""
+    board = np.zeros(BOARD_SIZE, np.int8)
+    out_boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
+    out_moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
+    out_counts = np.empty(MAX_PLAYS, np.int8)
+    hashes = np.empty(MAX_PLAYS, np.int64)
+    acc = np.zeros(ROLL_LIMIT, np.int64)
+    gacc = np.zeros(ROLL_LIMIT, np.int64)
+    for k in range(lo, hi):
+        x = order[k]
+        total = 0
+        for p in range(points):
+            board[p + 1] = counts[x, p]
+            total += counts[x, p]
+        acc[:] = 0
+        gacc[:] = 0
+        if total == 0:
+            acc[0] = ONE * 36
+            gacc[0] = ONE * 36
+        else:
+            if total < 15:
+                gacc[0] = ONE * 36  # a checker is already off: no gammon to save
+            for d1 in range(1, 7):
+                for d2 in range(1, d1 + 1):
+                    weight = 1 if d1 == d2 else 2
+                    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes)
+                    best = -1
+                    best_sum = np.int64(1) << 62
+                    gbest = -1
+                    gbest_sum = np.int64(1) << 62
+                    for r in range(n):
+                        j = rank_board(binomial, out_boards[r], points)
+                        if j == x:
+                            return _NO_PLAY
+                        if rsum[j, ALL_OFF] < best_sum:
+                            best_sum = rsum[j, ALL_OFF]
+                            best = j
+                        if rsum[j, FIRST_OFF] < gbest_sum:
+                            gbest_sum = rsum[j, FIRST_OFF]
+                            gbest = j
+                    s0 = start[best, ALL_OFF] + 1
+                    for i in range(BAND):
+                        if s0 + i < ROLL_LIMIT:
+                            acc[s0 + i] += weight * band[best, ALL_OFF, i]
+                        elif band[best, ALL_OFF, i]:
+                            return _OVERFLOW
+                    if total == 15:
+                        s1 = start[gbest, FIRST_OFF] + 1
+                        for i in range(BAND):
+                            if s1 + i < ROLL_LIMIT:
+                                gacc[s1 + i] += weight * band[gbest, FIRST_OFF, i]
+                            elif band[gbest, FIRST_OFF, i]:
+                                return _OVERFLOW
+        code = _finish(acc, band, start, rsum, x, ALL_OFF)
+        if code:
+            return code
+        code = _finish(gacc, band, start, rsum, x, FIRST_OFF)
+        if code:
+            return code
+    return 0
+
+
+@njit(cache=True, parallel=True)
+def _solve_level(binomial, points, checkers, counts, order, lo, hi, band, start, rsum, chunks):
+    codes = np.zeros(chunks, np.int64)
+    size = hi - lo
+    for c in prange(chunks):
+        a = lo + c * size // chunks
+        b = lo + (c + 1) * size // chunks
+        codes[c] = _solve_positions(binomial, points, checkers, counts, order, a, b, band, start, rsum)
+    return codes.max()
+
+
+@njit(cache=True)
+def _compress(band, start, length):
+    """Lengths of the non-zero spans, for the compact file (the band is zero-padded)."""
+    n = band.shape[0]
+    for x in range(n):
+        for which in range(2):
+            w = BAND
+            while w > 1 and band[x, which, w - 1] == 0:
+                w -= 1
+            length[x, which] = w
+
+
+def table_name(points: int, checkers: int = 15) -> str:
+    return f"onesided-{points}x{checkers}.bearoff"
+
+
+def _levels(points: int, checkers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counts of every position, positions ordered by pip count, and where each level starts."""
+    size = position_count(points, checkers)
+    counts = unrank_batch(BINOMIAL, np.arange(size, dtype=np.int64), points)
+    pips = counts.astype(np.int64) @ np.arange(1, points + 1, dtype=np.int64)
+    order = np.argsort(pips, kind="stable").astype(np.int64)
+    bounds = np.searchsorted(pips[order], np.arange(int(pips.max()) + 2)).astype(np.int64)
+    return counts, order, bounds
+
+
+def build(
+    path: Path,
+    points: int = 6,
+    checkers: int = 15,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    checkpoint_seconds: float = 5.0,
+) -> Path:
+    """Build the one-sided table into ``path``, resuming an interrupted build if one is there.
+
+    ``progress(done, total)`` is called after each pip level (positions solved so far). A
+    ``KeyboardInterrupt`` (or any exception) saves the work done; the next call resumes.
+    """
+    if not 1 <= points <= MAX_POINTS:
+        raise BearoffTableError(f"one-sided tables span 1 to {MAX_POINTS} points, not {points}")
+    if not 1 <= checkers <= 15:
+        raise BearoffTableError(f"one-sided tables hold 1 to 15 checkers, not {checkers}")
+    path = Path(path)
+    size = position_count(points, checkers)
+    counts, order, bounds = _levels(points, checkers)
+    partial = PartialBuild(
+        path.with_name(path.name + ".partial"),
+        Kind.ONESIDED,
+        points,
+        checkers,
+        {"band": ((size, 2, BAND), "<u2"), "start": ((size, 2), "u1"), "rsum": ((size, 2), "<i8")},
+    )
+    levels = len(bounds) - 1
+    chunks = max(1, 4 * (os.cpu_count() or 1))
+    done = partial.steps
+    try:
+        band, start, rsum = partial.arrays["band"], partial.arrays["start"], partial.arrays["rsum"]
+        last = time.monotonic()
+        if progress:
+            progress(int(bounds[done]), size)
+        while done < levels:
+            code = _solve_level(BINOMIAL, points, checkers, counts, order, bounds[done], bounds[done + 1], band, start, rsum, chunks)
+            if code == _OVERFLOW:
+                raise BearoffTableError(f"a distribution spans more than {BAND} rolls; raise BAND")
+            if code:
+                raise BearoffTableError("a bear-off position with no legal play: the move generator disagrees")
+            done += 1
+            if progress:
+                progress(int(bounds[done]), size)
+            if time.monotonic() - last > checkpoint_seconds:
+                partial.checkpoint(done)
+                last = time.monotonic()
+        length = np.zeros((size, 2), np.uint8)
+        _compress(band, start, length)
+        offsets = np.zeros((size, 2), np.int64)
+        flat = length.reshape(-1).astype(np.int64)
+        offsets.reshape(-1)[1:] = np.cumsum(flat)[:-1]
+        keep = np.arange(BAND)[None, None, :] < length[:, :, None]
+        data = band[keep]  # row-major: position, then which, then roll
+        sections = {
+            "start": start.copy(),
+            "length": length,
+            "offset": offsets.astype(np.uint32),
+            "rolls_sum": rsum.astype(np.uint32),
+            "data": data.astype(np.uint16),
+        }
+        header = TableHeader(Kind.ONESIDED, points, checkers, Contents.DISTRIBUTION | Contents.FIRST_OFF, size)
+        write_table(path, header, sections)
+    except BaseException:
+        partial.checkpoint(done)
+        partial.close()
+        raise
+    partial.discard()
+    return path
+
+
+class OneSidedTable:
+    """A loaded one-sided table: distributions of rolls to bear off, by position index.
+
+    >>> table = OneSidedTable.default()
+    >>> table.mean_rolls([1, 0, 0, 0, 0, 0])
+    1.0
+    """
+
+    def __init__(self, path: Path, *, verify: bool = True) -> None:
+        self.file = read_table(path, Kind.ONESIDED, contents=Contents.DISTRIBUTION | Contents.FIRST_OFF, verify=verify)
+        header = self.file.header
+        self.path = Path(path)
+        self.points = header.points
+        self.checkers = header.checkers
+        self.size = header.positions
+        if self.size != position_count(self.points, self.checkers):
+            raise BearoffTableError(f"{path}: {self.size} positions, expected {position_count(self.points, self.checkers)}")
+        self.start = self.file["start"].reshape(self.size, 2)
+        self.length = self.file["length"].reshape(self.size, 2)
+        self.offset = self.file["offset"].reshape(self.size, 2)
+        self.rolls_sum = self.file["rolls_sum"].reshape(self.size, 2)
+        self.data = self.file["data"]
+        last = int(self.offset[-1, 1]) + int(self.length[-1, 1])
+        if last != self.data.size or int(self.start.max(initial=0)) >= ROLL_LIMIT:
+            raise BearoffTableError(f"{path}: index and data sections disagree")
+
+    @classmethod
+    def default(cls) -> OneSidedTable:
+        """The 6-point table from the cache, built there on first use."""
+        from .defaults import onesided
+
+        return onesided()
+
+    # -- lookups ------------------------------------------------------------------------
+    def index(self, counts: Sequence[int]) -> int:
+        """The position index of counts on points 1..P (ace point first)."""
+        values = [int(c) for c in counts]
+        if len(values) > self.points and any(values[self.points :]):
+            raise BearoffCoverageError(f"counts {values} have checkers beyond point {self.points} of this table")
+        if sum(values) > self.checkers:
+            raise BearoffCoverageError(f"counts {values} hold {sum(values)} checkers; this table holds {self.checkers}")
+        return perfect_hash.rank(values[: self.points] + [0] * (self.points - len(values)), self.points)
+
+    def _resolve(self, position: int | Sequence[int]) -> int:
+        if isinstance(position, (int, np.integer)):
+            if not 0 <= int(position) < self.size:
+                raise BearoffCoverageError(f"index {position} is outside [0, {self.size})")
+            return int(position)
+        return self.index(position)
+
+    def distribution(self, position: int | Sequence[int], which: int = ALL_OFF) -> dict[int, float]:
+        """P(n rolls) for each n with non-zero probability (``which``: ALL_OFF or FIRST_OFF)."""
+        x = self._resolve(position)
+        first = int(self.start[x, which])
+        offset = int(self.offset[x, which])
+        values = self.data[offset : offset + int(self.length[x, which])]
+        return {first + i: int(v) / ONE for i, v in enumerate(values) if v}
+
+    def mean_rolls(self, position: int | Sequence[int]) -> float:
+        """Expected rolls to bear off every checker (EPC = this times 49/6)."""
+        return int(self.rolls_sum[self._resolve(position), ALL_OFF]) / ONE
+
+    def mean_rolls_first_off(self, position: int | Sequence[int]) -> float:
+        """Expected rolls to bear off the first checker (0 once one is off)."""
+        return int(self.rolls_sum[self._resolve(position), FIRST_OFF]) / ONE
+
+    def epc(self, position: int | Sequence[int]) -> float:
+        """Effective pip count: expected rolls times the average roll, 49/6 pips."""
+        return self.mean_rolls(position) * 49 / 6
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(start, length, offset, rolls_sum, data) for compiled lookups."""
+        return self.start, self.length, self.offset, self.rolls_sum, self.data
