@@ -14,24 +14,24 @@ order). Computing on the stored fractions rather than exact reals is what makes 
 agree with GNU Backgammon's to the last bit; exact arithmetic picks a different play in
 near ties (expected rolls within about 1e-4) and moves single probabilities by up to 5e-4.
 
-The dynamic program walks positions by pip count (every play lowers it), so each level's
-positions are independent and run on all cores; the plays come from
+The dynamic program walks positions by pip count (every play lowers it), so the
+positions of one level are independent and run on all cores; the plays come from
 :func:`gammon.movegen.generate_into`.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..errors import BearoffCoverageError, BearoffTableError
 from ..movegen import BOARD_SIZE, MAX_PLAYS, generate_into
 from . import perfect_hash
+from ._workers import Workers
 from .perfect_hash import BINOMIAL, position_count, rank_board, unrank_batch
 from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
 
@@ -40,16 +40,16 @@ ONE = 65535
 #: Largest number of rolls a distribution can reach (15 checkers on the 10-point need < 40).
 ROLL_LIMIT = 64
 #: Working width of one stored distribution: its non-zero counts span at most this many rolls.
-BAND = 40
+BAND = 32
 MAX_POINTS = 10
 ALL_OFF, FIRST_OFF = 0, 1
 
 _OVERFLOW = 1  # error codes out of the kernel
-_NO_PLAY = 2
+_ORDER = 2
 
 
 @njit(cache=True, inline="always")
-def _finish(acc, out_band, out_start, out_rsum, x, which):
+def _finish(acc, out_band, out_start, out_length, out_rsum, x, which):
     """Round the 36-weighted sums to fractions of ONE, as GNU Backgammon does; 0 or an error code."""
     total = 0
     mode = 0
@@ -75,13 +75,14 @@ def _finish(acc, out_band, out_start, out_rsum, x, which):
         out_band[x, which, i] = v
         s += (lo + i) * v
     out_start[x, which] = lo
+    out_length[x, which] = hi - lo + 1
     out_rsum[x, which] = s
     return 0
 
 
-@njit(cache=True)
-def _solve_positions(binomial, points, checkers, counts, order, lo, hi, band, start, rsum):
-    """Solve the positions ``order[lo:hi]`` (one pip level); returns 0 or an error code."""
+@njit(cache=True, nogil=True)
+def _solve_positions(binomial, points, counts, level_of, order, lo, hi, band, start, length, rsum):
+    """Solve the positions ``order[lo:hi]`` (part of one level); returns 0 or an error code."""
     board = np.zeros(BOARD_SIZE, np.int8)
     out_boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
     out_moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
@@ -101,8 +102,9 @@ def _solve_positions(binomial, points, checkers, counts, order, lo, hi, band, st
             acc[0] = ONE * 36
             gacc[0] = ONE * 36
         else:
-            if total < 15:
-                gacc[0] = ONE * 36  # a checker is already off: no gammon to save
+            gammon = total == 15  # with a checker off there is no gammon to save
+            if not gammon:
+                gacc[0] = ONE * 36
             for d1 in range(1, 7):
                 for d2 in range(1, d1 + 1):
                     weight = 1 if d1 == d2 else 2
@@ -113,71 +115,52 @@ def _solve_positions(binomial, points, checkers, counts, order, lo, hi, band, st
                     gbest_sum = np.int64(1) << 62
                     for r in range(n):
                         j = rank_board(binomial, out_boards[r], points)
-                        if j == x:
-                            return _NO_PLAY
+                        if level_of[j] >= level_of[x]:
+                            return _ORDER  # never: a play takes two pips unless it ends the race
                         if rsum[j, ALL_OFF] < best_sum:
                             best_sum = rsum[j, ALL_OFF]
                             best = j
-                        if rsum[j, FIRST_OFF] < gbest_sum:
+                        if gammon and rsum[j, FIRST_OFF] < gbest_sum:
                             gbest_sum = rsum[j, FIRST_OFF]
                             gbest = j
                     s0 = start[best, ALL_OFF] + 1
-                    for i in range(BAND):
-                        if s0 + i < ROLL_LIMIT:
-                            acc[s0 + i] += weight * band[best, ALL_OFF, i]
-                        elif band[best, ALL_OFF, i]:
-                            return _OVERFLOW
-                    if total == 15:
+                    if s0 + length[best, ALL_OFF] > ROLL_LIMIT:
+                        return _OVERFLOW
+                    for i in range(length[best, ALL_OFF]):
+                        acc[s0 + i] += weight * band[best, ALL_OFF, i]
+                    if gammon:
                         s1 = start[gbest, FIRST_OFF] + 1
-                        for i in range(BAND):
-                            if s1 + i < ROLL_LIMIT:
-                                gacc[s1 + i] += weight * band[gbest, FIRST_OFF, i]
-                            elif band[gbest, FIRST_OFF, i]:
-                                return _OVERFLOW
-        code = _finish(acc, band, start, rsum, x, ALL_OFF)
+                        if s1 + length[gbest, FIRST_OFF] > ROLL_LIMIT:
+                            return _OVERFLOW
+                        for i in range(length[gbest, FIRST_OFF]):
+                            gacc[s1 + i] += weight * band[gbest, FIRST_OFF, i]
+        code = _finish(acc, band, start, length, rsum, x, ALL_OFF)
         if code:
             return code
-        code = _finish(gacc, band, start, rsum, x, FIRST_OFF)
+        code = _finish(gacc, band, start, length, rsum, x, FIRST_OFF)
         if code:
             return code
     return 0
-
-
-@njit(cache=True, parallel=True)
-def _solve_level(binomial, points, checkers, counts, order, lo, hi, band, start, rsum, chunks):
-    codes = np.zeros(chunks, np.int64)
-    size = hi - lo
-    for c in prange(chunks):
-        a = lo + c * size // chunks
-        b = lo + (c + 1) * size // chunks
-        codes[c] = _solve_positions(binomial, points, checkers, counts, order, a, b, band, start, rsum)
-    return codes.max()
-
-
-@njit(cache=True)
-def _compress(band, start, length):
-    """Lengths of the non-zero spans, for the compact file (the band is zero-padded)."""
-    n = band.shape[0]
-    for x in range(n):
-        for which in range(2):
-            w = BAND
-            while w > 1 and band[x, which, w - 1] == 0:
-                w -= 1
-            length[x, which] = w
 
 
 def table_name(points: int, checkers: int = 15) -> str:
     return f"onesided-{points}x{checkers}.bearoff"
 
 
-def _levels(points: int, checkers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Counts of every position, positions ordered by pip count, and where each level starts."""
+def _levels(points: int, checkers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Counts of every position, its level, positions ordered by level, where each level starts.
+
+    A play moves two dice's worth of pips, at least two, unless it bears off the last
+    checker; so with levels of two pips, ``(pips + 1) // 2``, every play lands on a lower
+    level and a level's positions can be solved at once. The kernel checks this.
+    """
     size = position_count(points, checkers)
     counts = unrank_batch(BINOMIAL, np.arange(size, dtype=np.int64), points)
     pips = counts.astype(np.int64) @ np.arange(1, points + 1, dtype=np.int64)
-    order = np.argsort(pips, kind="stable").astype(np.int64)
-    bounds = np.searchsorted(pips[order], np.arange(int(pips.max()) + 2)).astype(np.int64)
-    return counts, order, bounds
+    level_of = (pips + 1) // 2
+    order = np.argsort(level_of, kind="stable").astype(np.int64)
+    bounds = np.searchsorted(level_of[order], np.arange(int(level_of.max()) + 2)).astype(np.int64)
+    return counts, level_of, order, bounds
 
 
 def build(
@@ -187,11 +170,13 @@ def build(
     *,
     progress: Callable[[int, int], None] | None = None,
     checkpoint_seconds: float = 5.0,
+    threads: int | None = None,
 ) -> Path:
     """Build the one-sided table into ``path``, resuming an interrupted build if one is there.
 
     ``progress(done, total)`` is called after each pip level (positions solved so far). A
     ``KeyboardInterrupt`` (or any exception) saves the work done; the next call resumes.
+    ``threads`` defaults to every core this process may use.
     """
     if not 1 <= points <= MAX_POINTS:
         raise BearoffTableError(f"one-sided tables span 1 to {MAX_POINTS} points, not {points}")
@@ -199,36 +184,43 @@ def build(
         raise BearoffTableError(f"one-sided tables hold 1 to 15 checkers, not {checkers}")
     path = Path(path)
     size = position_count(points, checkers)
-    counts, order, bounds = _levels(points, checkers)
+    counts, level_of, order, bounds = _levels(points, checkers)
     partial = PartialBuild(
         path.with_name(path.name + ".partial"),
         Kind.ONESIDED,
         points,
         checkers,
-        {"band": ((size, 2, BAND), "<u2"), "start": ((size, 2), "u1"), "rsum": ((size, 2), "<i8")},
+        {
+            "band": ((size, 2, BAND), "<u2"),
+            "start": ((size, 2), "u1"),
+            "length": ((size, 2), "u1"),
+            "rsum": ((size, 2), "<i8"),
+        },
     )
     levels = len(bounds) - 1
-    chunks = max(1, 4 * (os.cpu_count() or 1))
     done = partial.steps
+    workers = Workers(threads)
     try:
-        band, start, rsum = partial.arrays["band"], partial.arrays["start"], partial.arrays["rsum"]
+        band, start, length, rsum = (partial.arrays[k] for k in ("band", "start", "length", "rsum"))
+
+        def solve(a: int, b: int) -> int:
+            return _solve_positions(BINOMIAL, points, counts, level_of, order, a, b, band, start, length, rsum)
+
         last = time.monotonic()
         if progress:
             progress(int(bounds[done]), size)
         while done < levels:
-            code = _solve_level(BINOMIAL, points, checkers, counts, order, bounds[done], bounds[done + 1], band, start, rsum, chunks)
+            code = max(workers.run(solve, int(bounds[done]), int(bounds[done + 1])))
             if code == _OVERFLOW:
                 raise BearoffTableError(f"a distribution spans more than {BAND} rolls; raise BAND")
             if code:
-                raise BearoffTableError("a bear-off position with no legal play: the move generator disagrees")
+                raise BearoffTableError("a play that does not lower the pip count by two: the move generator disagrees")
             done += 1
             if progress:
                 progress(int(bounds[done]), size)
             if time.monotonic() - last > checkpoint_seconds:
                 partial.checkpoint(done)
                 last = time.monotonic()
-        length = np.zeros((size, 2), np.uint8)
-        _compress(band, start, length)
         offsets = np.zeros((size, 2), np.int64)
         flat = length.reshape(-1).astype(np.int64)
         offsets.reshape(-1)[1:] = np.cumsum(flat)[:-1]
@@ -236,7 +228,7 @@ def build(
         data = band[keep]  # row-major: position, then which, then roll
         sections = {
             "start": start.copy(),
-            "length": length,
+            "length": length.copy(),
             "offset": offsets.astype(np.uint32),
             "rolls_sum": rsum.astype(np.uint32),
             "data": data.astype(np.uint16),
@@ -247,6 +239,8 @@ def build(
         partial.checkpoint(done)
         partial.close()
         raise
+    finally:
+        workers.close()
     partial.discard()
     return path
 

@@ -127,6 +127,7 @@ def write_table(path: Path, header: TableHeader, sections: Mapping[str, np.ndarr
             out.write(fields + digest.digest()[:_CHECKSUM_SIZE])
             out.flush()
             os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 is for secrets; a table is not one
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -1,0 +1,261 @@
+"""Exact bear-off evaluation and perfect bear-off play, from the tables.
+
+Boards are kernel boards from the side to move (:mod:`gammon.movegen`); answers are that
+side's five cumulative probabilities ``[win, win gammon, win backgammon, lose gammon, lose
+backgammon]``.
+
+* Both sides with at most C checkers (two-sided table): the exact cubeless win chance.
+  Every such side has checkers off, so there are no gammons.
+* Otherwise, both sides on the one-sided table's points: each side's rolls-to-finish
+  distribution is exact for its own best play, and the race is scored as if the two were
+  independent (the mover wins when it needs no more rolls than the opponent). That is
+  GNU Backgammon's one-sided approximation; it ignores that a side far behind should play
+  for the unlikely rather than the expected. Gammons use the first-off distributions the
+  same way. Backgammons cannot happen: no checker is left in the winner's home board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from ..errors import BearoffCoverageError
+from ..position import Position
+from . import perfect_hash
+from .onesided import ALL_OFF, FIRST_OFF, ONE, OneSidedTable
+from .perfect_hash import BINOMIAL
+from .twosided import CUBELESS, TwoSidedTable
+
+_ROLLS = 64
+
+
+@njit(cache=True)
+def side_counts(board, points, out):
+    """Counts of the mover (``out[0]``) and opponent (``out[1]``) on their points 1..P.
+
+    Returns False when either side has a checker on the bar, beyond point P, or when the
+    opponent's checkers could still meet the mover's.
+    """
+    for p in range(points):
+        out[0, p] = 0
+        out[1, p] = 0
+    if board[25] != 0 or board[0] != 0:
+        return False
+    for point in range(1, 25):
+        n = board[point]
+        if n > 0:
+            if point > points:
+                return False
+            out[0, point - 1] = n
+        elif n < 0:
+            own = 25 - point  # the opponent's numbering
+            if own > points:
+                return False
+            out[1, own - 1] = -n
+    return True
+
+
+@njit(cache=True, inline="always")
+def _dist(start, length, offset, data, x, which, out):
+    """Fill ``out`` with P(exactly n rolls) as floats."""
+    out[:] = 0.0
+    first = start[x, which]
+    base = offset[x, which]
+    for i in range(length[x, which]):
+        out[first + i] = data[base + i] / ONE
+
+
+@njit(cache=True)
+def _evaluate_boards(boards, points, start, length, offset, data, ts_values, ts_checkers, ts_size, out, status):
+    counts = np.zeros((2, points), np.int64)
+    a = np.zeros(_ROLLS)
+    b = np.zeros(_ROLLS)
+    fa = np.zeros(_ROLLS)
+    fb = np.zeros(_ROLLS)
+    for k in range(boards.shape[0]):
+        board = boards[k]
+        out[k, :] = 0.0
+        if not side_counts(board, points, counts):
+            status[k] = 1
+            continue
+        status[k] = 0
+        mover = 0
+        opponent = 0
+        six = True
+        for p in range(points):
+            mover += counts[0, p]
+            opponent += counts[1, p]
+            if p >= 6 and (counts[0, p] or counts[1, p]):
+                six = False
+        i = perfect_hash.rank_counts(BINOMIAL, counts[0], points)
+        j = perfect_hash.rank_counts(BINOMIAL, counts[1], points)
+        if ts_size > 0 and six and mover <= ts_checkers and opponent <= ts_checkers:
+            # The two-sided table's indices are the one-sided ones of the six home points.
+            i6 = perfect_hash.rank_counts(BINOMIAL, counts[0, :6], 6)
+            j6 = perfect_hash.rank_counts(BINOMIAL, counts[1, :6], 6)
+            e = (ts_values[i6 * ts_size + j6, 0] + 0.5) / 32767.5
+            out[k, 0] = (1.0 + e) / 2.0
+            continue
+        _dist(start, length, offset, data, i, ALL_OFF, a)
+        _dist(start, length, offset, data, j, ALL_OFF, b)
+        _dist(start, length, offset, data, i, FIRST_OFF, fa)
+        _dist(start, length, offset, data, j, FIRST_OFF, fb)
+        # Tails: P(opponent needs >= n rolls), P(first off >= n).
+        win = 0.0
+        win_gammon = 0.0
+        lose_gammon = 0.0
+        tail_b = 1.0
+        tail_fb = 1.0
+        tail_fa = 1.0
+        for n in range(_ROLLS):
+            # The mover finishes on its n-th roll, after the opponent's n - 1.
+            win += a[n] * tail_b
+            tail_b -= b[n]
+            if n == 0:
+                tail_fb -= fb[0]  # an opponent with a checker off cannot be gammoned
+            win_gammon += a[n] * tail_fb
+            if n > 0:
+                tail_fb -= fb[n]
+            # The opponent finishes on its n-th roll, after the mover's n.
+            tail_fa -= fa[n]
+            lose_gammon += b[n] * tail_fa
+        out[k, 0] = min(max(win, 0.0), 1.0)
+        out[k, 1] = min(max(win_gammon, 0.0), out[k, 0])
+        out[k, 3] = min(max(lose_gammon, 0.0), 1.0 - out[k, 0])
+
+
+class BearoffEvaluator:
+    """Exact bear-off probabilities for the engine, and perfect bear-off play.
+
+    Tables default to the cached 6-point one-sided and 6x6 two-sided ones, loaded (and
+    built, the first time) when first needed.
+
+    >>> import numpy as np
+    >>> board = np.zeros(26, np.int8); board[1] = 1; board[19] = -1  # ace point against a 6-point checker
+    >>> BearoffEvaluator().evaluate(board).tolist()
+    [1.0, 0.0, 0.0, 0.0, 0.0]
+    """
+
+    def __init__(self, onesided: OneSidedTable | None = None, twosided: TwoSidedTable | None = None) -> None:
+        if onesided is not None and onesided.points < 6:
+            raise BearoffCoverageError(f"the evaluator needs a one-sided table of 6 or more points, not {onesided.points}")
+        self._onesided = onesided
+        self._twosided = twosided
+
+    @property
+    def onesided(self) -> OneSidedTable:
+        if self._onesided is None:
+            from .defaults import onesided
+
+            self._onesided = onesided()
+        return self._onesided
+
+    @property
+    def twosided(self) -> TwoSidedTable:
+        if self._twosided is None:
+            from .defaults import twosided
+
+            self._twosided = twosided()
+        return self._twosided
+
+    @property
+    def points(self) -> int:
+        """Points the one-sided table spans (6 unless a larger table was given)."""
+        return self._onesided.points if self._onesided is not None else 6
+
+    # -- coverage -----------------------------------------------------------------------
+    def covers(self, board: np.ndarray | Sequence[int]) -> bool:
+        """True when both sides are in the tables: no contact, nobody on the bar, all on points 1..P."""
+        counts = np.zeros((2, self.points), np.int64)
+        return bool(side_counts(np.asarray(board, np.int8), self.points, counts))
+
+    def covers_batch(self, boards: np.ndarray) -> np.ndarray:
+        boards = np.ascontiguousarray(boards, np.int8)
+        counts = np.zeros((2, self.points), np.int64)
+        return np.array([side_counts(b, self.points, counts) for b in boards], np.bool_)
+
+    # -- evaluation ---------------------------------------------------------------------
+    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
+        """``(N, 5)`` probabilities of the side to move of ``(N, 26)`` kernel boards."""
+        boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
+        table = self.onesided
+        start, length, offset, _, data = table.arrays()
+        ts = self.twosided
+        out = np.zeros((boards.shape[0], 5))
+        status = np.zeros(boards.shape[0], np.int8)
+        _evaluate_boards(boards, table.points, start, length, offset, data, ts.values, ts.checkers, ts.size, out, status)
+        if status.any():
+            bad = int(np.flatnonzero(status)[0])
+            raise BearoffCoverageError(
+                f"board {bad} {boards[bad].tolist()} is not a bear-off position of the tables (points 1-{table.points})"
+            )
+        return out
+
+    def evaluate(self, board: np.ndarray | Sequence[int]) -> np.ndarray:
+        """The five probabilities of one kernel board, for the side to move."""
+        return self.evaluate_batch(np.asarray(board, np.int8)[None, :])[0]
+
+    def evaluate_position(self, position: Position) -> np.ndarray:
+        """The five probabilities of the side to act in ``position``."""
+        return self.evaluate(position.array())
+
+    # -- play ---------------------------------------------------------------------------
+    def best_play(self, position: Position, d1: int, d2: int):  # -> Play
+        """The perfect bear-off play: highest win chance where the two-sided table covers the
+        position, else fewest expected rolls (GNU Backgammon's choice, first of equals)."""
+        if not self.covers(position.array()):
+            raise BearoffCoverageError(f"{position!r} is not a bear-off position of the tables")
+        plays = position.legal_plays(d1, d2)
+        boards = plays.boards()
+        points = self.points
+        counts = np.zeros((2, points), np.int64)
+        side_counts(position.array(), points, counts)
+        ts = self.twosided
+        if counts[0].sum() <= ts.checkers and counts[1].sum() <= ts.checkers and not counts[:, 6:].any():
+            j = ts.index(counts[1, :6].tolist())
+            scores = []
+            for board in boards:
+                side_counts(board, points, counts)
+                i = ts.index(counts[0, :6].tolist())
+                # The opponent is on roll next: our chance is one minus its.
+                scores.append(-int(ts.raw(j, i)[CUBELESS]))
+            best = int(np.argmax(scores))
+        else:
+            table = self.onesided
+            sums = []
+            for board in boards:
+                side_counts(board, points, counts)
+                sums.append(int(table.rolls_sum[table.index(counts[0].tolist()), ALL_OFF]))
+            best = int(np.argmin(sums))
+        return plays[best]
+
+
+def best_play(position: Position, d1: int, d2: int):  # -> Play
+    """Perfect bear-off play with the default tables (see :meth:`BearoffEvaluator.best_play`)."""
+    return _default().best_play(position, d1, d2)
+
+
+_evaluator: BearoffEvaluator | None = None
+
+
+def _default() -> BearoffEvaluator:
+    global _evaluator
+    if _evaluator is None:
+        _evaluator = BearoffEvaluator()
+    return _evaluator
+
+
+def counts_of(board: np.ndarray | Sequence[int], points: int = 6) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(mover's, opponent's) counts on their points 1..P, ace point first."""
+    counts = np.zeros((2, points), np.int64)
+    if not side_counts(np.asarray(board, np.int8), points, counts):
+        raise BearoffCoverageError(
+            f"board {np.asarray(board).tolist()} is not a bear-off position: checkers on the bar, beyond "
+            f"point {points} or in contact"
+        )
+    return tuple(int(c) for c in counts[0]), tuple(int(c) for c in counts[1])
+
+
+__all__ = ["BearoffEvaluator", "best_play", "counts_of", "FIRST_OFF"]
