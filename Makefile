@@ -20,3 +20,4 @@ test: install
 bench: install
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) bench/movegen.py
+	$(PY) bench/engine.py

@@ -32,7 +32,9 @@ import numpy as np
 from gammon.bearoff import OneSidedTable, TwoSidedTable, onesided, twosided
 from gammon.bearoff.perfect_hash import BINOMIAL, unrank_batch
 
-MAKEBEAROFF = shutil.which("makebearoff") or ("/usr/games/makebearoff" if Path("/usr/games/makebearoff").exists() else None)
+MAKEBEAROFF = shutil.which("makebearoff") or (
+    "/usr/games/makebearoff" if Path("/usr/games/makebearoff").exists() else None
+)
 
 
 def timed(run: Callable[[], object]) -> float:
@@ -44,7 +46,9 @@ def timed(run: Callable[[], object]) -> float:
 def makebearoff(args: list[str], out: Path) -> Callable[[], object]:
     def run() -> None:
         out.unlink(missing_ok=True)
-        subprocess.run([MAKEBEAROFF, *args, "-f", str(out)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [MAKEBEAROFF, *args, "-f", str(out)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
 
     return run
 
@@ -117,8 +121,12 @@ def fmt(seconds: float | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--large", action="store_true", help="also build the 8- and 10-point one-sided and 6x9 two-sided tables")
-    parser.add_argument("--large-makebearoff", action="store_true", help="time makebearoff on the large tables too (slow)")
+    parser.add_argument(
+        "--large", action="store_true", help="also build the 8- and 10-point one-sided and 6x9 two-sided tables"
+    )
+    parser.add_argument(
+        "--large-makebearoff", action="store_true", help="time makebearoff on the large tables too (slow)"
+    )
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="gammon-bench-bearoff-"))
@@ -169,7 +177,9 @@ def main() -> None:
     shutil.rmtree(work, ignore_errors=True)
     print(
         "bearoff build seconds: "
-        + " ".join(f"{key}={fmt(best[key])}" for key in ("gammon_os6", "makebearoff_os6", "gammon_ts6x6", "makebearoff_ts6x6"))
+        + " ".join(
+            f"{key}={fmt(best[key])}" for key in ("gammon_os6", "makebearoff_os6", "gammon_ts6x6", "makebearoff_ts6x6")
+        )
     )
 
 

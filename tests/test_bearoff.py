@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gammon import Position
-from gammon.errors import BearoffCoverageError, BearoffTableError
 from gammon.bearoff import (
     FIRST_OFF,
     BearoffEvaluator,
@@ -30,6 +29,7 @@ from gammon.bearoff import (
     unrank,
 )
 from gammon.bearoff.perfect_hash import BINOMIAL, rank_batch, unrank_batch
+from gammon.errors import BearoffCoverageError, BearoffTableError
 
 VECTORS = Path(__file__).parent / "vectors" / "bearoff"
 PROBABILITY = 2e-5
@@ -74,7 +74,9 @@ def test_lexicographic_order_of_sorted_checker_lists() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(1, 10).flatmap(lambda p: st.tuples(st.just(p), st.lists(st.integers(0, 15), min_size=p, max_size=p))))
+@given(
+    st.integers(1, 10).flatmap(lambda p: st.tuples(st.just(p), st.lists(st.integers(0, 15), min_size=p, max_size=p)))
+)
 def test_rank_unrank_round_trip(case: tuple[int, list[int]]) -> None:
     points, counts = case
     while sum(counts) > 15:
@@ -110,7 +112,10 @@ def test_onesided_matches_gnu_backgammon(tables: tuple[OneSidedTable, TwoSidedTa
     worst = {"dist": 0.0, "mean": 0.0}
     for case in cases:
         counts = case["counts"]
-        for which, dist_key, mean_key in ((0, "dist", "mean_rolls"), (FIRST_OFF, "dist_first_off", "mean_rolls_first_off")):
+        for which, dist_key, mean_key in (
+            (0, "dist", "mean_rolls"),
+            (FIRST_OFF, "dist_first_off", "mean_rolls_first_off"),
+        ):
             got = table.distribution(counts, which)
             want = {int(k): v for k, v in case[dist_key].items()}
             for n in set(got) | set(want):
@@ -159,7 +164,7 @@ def test_known_exact_values(tables: tuple[OneSidedTable, TwoSidedTable]) -> None
     assert abs(pair.p_win([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1]) - 13 / 16) <= PROBABILITY
     assert pair.p_win([1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 6]) == 1.0
     # Money cube, centred: after a miss the opponent doubles and we pass, so 3/4 - 1/4.
-    cubeless, owned, centred, opponent = pair.equities([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1])
+    _, owned, centred, _ = pair.equities([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1])
     assert centred == pytest.approx(0.5, abs=1e-4) and owned == pytest.approx(0.625, abs=1e-4)
 
 
@@ -194,12 +199,14 @@ def test_evaluator_uses_two_sided_table_exactly(tables: tuple[OneSidedTable, Two
 
 def test_evaluator_one_sided_race(tables: tuple[OneSidedTable, TwoSidedTable]) -> None:
     evaluator = BearoffEvaluator()
-    boards = np.stack([
-        _board([0, 0, 0, 0, 0, 15], [0, 0, 0, 0, 0, 15]),
-        _board([1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 15]),
-        _board([0, 0, 0, 0, 0, 15], [1, 0, 0, 0, 0, 0]),
-        _board([3, 3, 3, 2, 2, 1], [2, 2, 2, 2, 2, 2]),
-    ])
+    boards = np.stack(
+        [
+            _board([0, 0, 0, 0, 0, 15], [0, 0, 0, 0, 0, 15]),
+            _board([1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 15]),
+            _board([0, 0, 0, 0, 0, 15], [1, 0, 0, 0, 0, 0]),
+            _board([3, 3, 3, 2, 2, 1], [2, 2, 2, 2, 2, 2]),
+        ]
+    )
     out = evaluator.evaluate_batch(boards)
     for row, board in zip(out, boards):
         assert np.allclose(row, evaluator.evaluate(board))
@@ -320,9 +327,9 @@ def _interrupt_after(calls: int):
 @pytest.mark.parametrize("kind", ["onesided", "twosided"])
 def test_interrupted_build_resumes(tmp_path: Path, kind: str) -> None:
     if kind == "onesided":
-        build = lambda path, **kw: onesided.build(path, 4, 15, checkpoint_seconds=0, **kw)  # noqa: E731
+        build = lambda path, **kw: onesided.build(path, 4, 15, checkpoint_seconds=0, **kw)
     else:
-        build = lambda path, **kw: twosided.build(path, 4, checkpoint_seconds=0, **kw)  # noqa: E731
+        build = lambda path, **kw: twosided.build(path, 4, checkpoint_seconds=0, **kw)
     whole = build(tmp_path / "whole.bearoff")
     target = tmp_path / "resumed.bearoff"
     with pytest.raises(KeyboardInterrupt):

@@ -14,14 +14,17 @@ from gammon.bearoff import onesided
 from gammon.cli import main
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str = "") -> tuple[int, str, str]:
+def _run(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str = ""
+) -> tuple[int, str, str]:
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     status = main(argv)
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
 
-def test_batch_query_answers_every_line(bearoff_cache: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+@pytest.mark.usefixtures("bearoff_cache")
+def test_batch_query_answers_every_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [
         "1 0 0 0 0 0",
         "0,0,0,0,0,1",
@@ -38,8 +41,13 @@ def test_batch_query_answers_every_line(bearoff_cache: Path, capsys: pytest.Capt
     assert status == 0
     results = [json.loads(line) for line in out.splitlines()]
     assert len(results) == len(lines)
-    assert results[0] == {"counts": [1, 0, 0, 0, 0, 0], "mean_rolls": 1.0, "dist": {"1": 1.0},
-                          "mean_rolls_first_off": 0.0, "dist_first_off": {"0": 1.0}}
+    assert results[0] == {
+        "counts": [1, 0, 0, 0, 0, 0],
+        "mean_rolls": 1.0,
+        "dist": {"1": 1.0},
+        "mean_rolls_first_off": 0.0,
+        "dist_first_off": {"0": 1.0},
+    }
     assert abs(results[1]["dist"]["1"] - 27 / 36) < 2e-5
     pair = results[2]
     assert abs(pair["p_win"] - 13 / 16) < 2e-5
@@ -56,7 +64,8 @@ def test_batch_query_answers_every_line(bearoff_cache: Path, capsys: pytest.Capt
     assert abs(results[9]["mean_rolls"] - 8.647608) < 1e-3 and abs(results[9]["dist"]["9"] - 0.3280537) < 2e-5
 
 
-def test_single_query_and_errors(bearoff_cache: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+@pytest.mark.usefixtures("bearoff_cache")
+def test_single_query_and_errors(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     status, out, _ = _run(["bearoff", "query", "0", "0", "0", "0", "0", "1"], capsys, monkeypatch)
     assert status == 0 and json.loads(out)["mean_rolls"] == pytest.approx(1.25, abs=1e-4)
     status, out, _ = _run(["bearoff", "query", "7"], capsys, monkeypatch)
@@ -65,7 +74,10 @@ def test_single_query_and_errors(bearoff_cache: Path, capsys: pytest.CaptureFixt
     assert status == 1 and "no counts" in err
 
 
-def test_show_prints_rolls_and_winning_chance(bearoff_cache: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+@pytest.mark.usefixtures("bearoff_cache")
+def test_show_prints_rolls_and_winning_chance(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     position = Position.from_checkers([1, 2, 3] + [0] * 22, [0, 1, 1] + [0] * 22)
     status, out, _ = _run(["bearoff", "show", position.position_id()], capsys, monkeypatch)
     assert status == 0
@@ -80,23 +92,37 @@ def test_show_prints_rolls_and_winning_chance(bearoff_cache: Path, capsys: pytes
     assert status == 1 and "POSITION" in err
 
 
-def test_build_into_a_folder_and_resume_message(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    status, out, _ = _run(["bearoff", "build", "--onesided", "2", "--twosided", "2", "--out", str(tmp_path), "--quiet"], capsys, monkeypatch)
+def test_build_into_a_folder_and_resume_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, _ = _run(
+        ["bearoff", "build", "--onesided", "2", "--twosided", "2", "--out", str(tmp_path), "--quiet"],
+        capsys,
+        monkeypatch,
+    )
     assert status == 0
     assert (tmp_path / "onesided-2x15.bearoff").exists() and (tmp_path / "twosided-6x2.bearoff").exists()
-    status, out, _ = _run(["bearoff", "build", "--onesided", "2", "--out", str(tmp_path), "--quiet"], capsys, monkeypatch)
+    status, out, _ = _run(
+        ["bearoff", "build", "--onesided", "2", "--out", str(tmp_path), "--quiet"], capsys, monkeypatch
+    )
     assert status == 0 and "already built" in out
 
     def interrupted(*args: object, **kwargs: object) -> Path:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(onesided, "build", interrupted)
-    status, _, err = _run(["bearoff", "build", "--onesided", "3", "--out", str(tmp_path), "--quiet"], capsys, monkeypatch)
+    status, _, err = _run(
+        ["bearoff", "build", "--onesided", "3", "--out", str(tmp_path), "--quiet"], capsys, monkeypatch
+    )
     assert status == 130 and "resume" in err
     status, _, err = _run(["bearoff", "build", "--onesided", "11", "--out", str(tmp_path)], capsys, monkeypatch)
     assert status == 1 and "--onesided 11" in err
 
 
-def test_query_reads_tables_from_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    status, _, err = _run(["bearoff", "query", "--tables", str(tmp_path), "1", "0", "0", "0", "0", "0"], capsys, monkeypatch)
+def test_query_reads_tables_from_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, _, err = _run(
+        ["bearoff", "query", "--tables", str(tmp_path), "1", "0", "0", "0", "0", "0"], capsys, monkeypatch
+    )
     assert status == 1 and "no such bear-off table" in err

@@ -37,7 +37,8 @@ def slow_value(evaluator, board: np.ndarray, plies: int) -> np.ndarray:
         kids = legal.boards()
         probs = evaluator.evaluate_children(opponent.array()[None], np.array([0, len(kids)]), kids)
         best = int(np.argmax(equities(probs)))
-        reply = probs[best] if plies == 1 else slow_value(evaluator, kids[best], plies - 1)
+        reply = evaluator.evaluate(kids[best]).as_tuple() if plies == 1 else slow_value(evaluator, kids[best], plies - 1)
+        reply = np.asarray(reply)
         out += weight * flip_probabilities(reply[None])[0]
     return out
 

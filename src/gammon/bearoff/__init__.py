@@ -16,9 +16,9 @@ from .twosided import TwoSidedTable
 
 __all__ = [
     "ALL_OFF",
+    "FIRST_OFF",
     "BearoffEvaluator",
     "Contents",
-    "FIRST_OFF",
     "Kind",
     "OneSidedTable",
     "TableHeader",

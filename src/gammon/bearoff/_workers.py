@@ -8,6 +8,7 @@ from being slowed by an OpenMP spin-wait.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,12 +35,13 @@ class Workers:
         if self._pool is None or parts == 1:
             return [kernel(lo, hi)]
         cuts = [lo + (hi - lo) * k // parts for k in range(parts + 1)]
-        futures = [self._pool.submit(kernel, a, b) for a, b in zip(cuts, cuts[1:])]
+        futures = [self._pool.submit(kernel, a, b) for a, b in itertools.pairwise(cuts)]
         return [f.result() for f in futures]
 
     def close(self) -> None:
+        """Wait for parts already running; drop those not started (after an interrupt)."""
         if self._pool is not None:
-            self._pool.shutdown()
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> Workers:
         return self

@@ -54,7 +54,9 @@ def build_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def progress_bar(description: str, *, disable: bool | None = None) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+def progress_bar(
+    description: str, *, disable: bool | None = None
+) -> tuple[Callable[[int, int], None], Callable[[], None]]:
     """A ``progress(done, total)`` callback drawing a tqdm bar on stderr, and a closer."""
     from tqdm import tqdm
 
@@ -62,7 +64,9 @@ def progress_bar(description: str, *, disable: bool | None = None) -> tuple[Call
 
     def update(done: int, total: int) -> None:
         if "bar" not in bar:
-            bar["bar"] = tqdm(total=total, desc=description, unit="pos", unit_scale=True, file=sys.stderr, disable=disable)
+            bar["bar"] = tqdm(
+                total=total, desc=description, unit="pos", unit_scale=True, file=sys.stderr, disable=disable
+            )
         bar["bar"].n = done
         bar["bar"].refresh()
 

@@ -140,7 +140,9 @@ class BearoffEvaluator:
 
     def __init__(self, onesided: OneSidedTable | None = None, twosided: TwoSidedTable | None = None) -> None:
         if onesided is not None and onesided.points < 6:
-            raise BearoffCoverageError(f"the evaluator needs a one-sided table of 6 or more points, not {onesided.points}")
+            raise BearoffCoverageError(
+                f"the evaluator needs a one-sided table of 6 or more points, not {onesided.points}"
+            )
         self._onesided = onesided
         self._twosided = twosided
 
@@ -185,7 +187,9 @@ class BearoffEvaluator:
         ts = self.twosided
         out = np.zeros((boards.shape[0], 5))
         status = np.zeros(boards.shape[0], np.int8)
-        _evaluate_boards(boards, table.points, start, length, offset, data, ts.values, ts.checkers, ts.size, out, status)
+        _evaluate_boards(
+            boards, table.points, start, length, offset, data, ts.values, ts.checkers, ts.size, out, status
+        )
         if status.any():
             bad = int(np.flatnonzero(status)[0])
             raise BearoffCoverageError(
@@ -258,4 +262,4 @@ def counts_of(board: np.ndarray | Sequence[int], points: int = 6) -> tuple[tuple
     return tuple(int(c) for c in counts[0]), tuple(int(c) for c in counts[1])
 
 
-__all__ = ["BearoffEvaluator", "best_play", "counts_of", "FIRST_OFF"]
+__all__ = ["FIRST_OFF", "BearoffEvaluator", "best_play", "counts_of"]

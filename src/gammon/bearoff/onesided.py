@@ -198,7 +198,7 @@ def build(
         },
     )
     levels = len(bounds) - 1
-    done = partial.steps
+    done = partial.steps if partial.steps <= levels else 0
     workers = Workers(threads)
     try:
         band, start, length, rsum = (partial.arrays[k] for k in ("band", "start", "length", "rsum"))
@@ -236,6 +236,7 @@ def build(
         header = TableHeader(Kind.ONESIDED, points, checkers, Contents.DISTRIBUTION | Contents.FIRST_OFF, size)
         write_table(path, header, sections)
     except BaseException:
+        workers.close()  # let running parts finish before the arrays' file is flushed
         partial.checkpoint(done)
         partial.close()
         raise
@@ -261,7 +262,9 @@ class OneSidedTable:
         self.checkers = header.checkers
         self.size = header.positions
         if self.size != position_count(self.points, self.checkers):
-            raise BearoffTableError(f"{path}: {self.size} positions, expected {position_count(self.points, self.checkers)}")
+            raise BearoffTableError(
+                f"{path}: {self.size} positions, expected {position_count(self.points, self.checkers)}"
+            )
         self.start = self.file["start"].reshape(self.size, 2)
         self.length = self.file["length"].reshape(self.size, 2)
         self.offset = self.file["offset"].reshape(self.size, 2)

@@ -116,7 +116,7 @@ def write_table(path: Path, header: TableHeader, sections: Mapping[str, np.ndarr
                 gap = b"\0" * (start - position)
                 out.write(gap)
                 digest.update(gap)
-                data = memoryview(array.reshape(-1)).cast("B")
+                data = array.reshape(-1).view(np.uint8).data
                 out.write(data)
                 digest.update(data)
                 position = start + array.nbytes
@@ -155,7 +155,7 @@ def read_table(
     kind: Kind | None = None,
     points: int | None = None,
     checkers: int | None = None,
-    contents: Contents = Contents(0),
+    contents: Contents | None = None,
     verify: bool = True,
 ) -> TableFile:
     """Open and check a table file; raise :class:`BearoffTableError` naming what is wrong."""
@@ -171,13 +171,17 @@ def read_table(
     except OSError as error:
         raise BearoffTableError(f"{path}: cannot read: {error.strerror}") from None
     raw = mapping[: _HEADER.size]
-    magic, version, kind_value, file_points, file_checkers, flags, positions, count, _, payload_size = _HEADER.unpack(raw)
+    magic, version, kind_value, file_points, file_checkers, flags, positions, count, _, payload_size = _HEADER.unpack(
+        raw
+    )
     if magic != MAGIC:
         raise BearoffTableError(f"{path}: not a gammon bear-off table (magic {magic!r}, expected {MAGIC!r})")
     if version != FORMAT_VERSION:
         raise BearoffTableError(f"{path}: format version {version}; this gammon reads version {FORMAT_VERSION}")
     if size != _HEADER_SIZE + payload_size:
-        raise BearoffTableError(f"{path}: {size} bytes, but its header promises {_HEADER_SIZE + payload_size} (truncated?)")
+        raise BearoffTableError(
+            f"{path}: {size} bytes, but its header promises {_HEADER_SIZE + payload_size} (truncated?)"
+        )
     try:
         file_kind = Kind(kind_value)
     except ValueError:
@@ -187,7 +191,7 @@ def read_table(
     for field, value in wanted.items():
         if value is not None and getattr(header, field) != value:
             raise BearoffTableError(f"{path}: table has {field} {getattr(header, field)!s}, expected {value!s}")
-    if contents & ~header.contents:
+    if contents is not None and contents & ~header.contents:
         raise BearoffTableError(f"{path}: table lacks {Contents(contents & ~header.contents)!r}")
     if verify:
         stored = mapping[_HEADER.size : _HEADER_SIZE]
@@ -220,7 +224,9 @@ class PartialBuild:
     step but never trusts one half written.
     """
 
-    def __init__(self, path: Path, kind: Kind, points: int, checkers: int, arrays: Mapping[str, tuple[tuple[int, ...], str]]):
+    def __init__(
+        self, path: Path, kind: Kind, points: int, checkers: int, arrays: Mapping[str, tuple[tuple[int, ...], str]]
+    ):
         self.path = Path(path)
         layout = {}
         offset = _PARTIAL_SIZE
@@ -237,7 +243,14 @@ class PartialBuild:
                 head = handle.read(_PARTIAL.size)
             if len(head) == _PARTIAL.size and self.path.stat().st_size == offset:
                 magic, version, k, p, c, steps, data_size = _PARTIAL.unpack(head)
-                if (magic, version, k, p, c, data_size) == (PARTIAL_MAGIC, FORMAT_VERSION, int(kind), points, checkers, offset):
+                if (magic, version, k, p, c, data_size) == (
+                    PARTIAL_MAGIC,
+                    FORMAT_VERSION,
+                    int(kind),
+                    points,
+                    checkers,
+                    offset,
+                ):
                     self.steps = int(steps)
                     fresh = False
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -258,7 +271,9 @@ class PartialBuild:
         """Record ``steps`` as done, after the data they produced is on disk."""
         self._mapping.flush()
         kind, points, checkers = self._identity
-        self._mapping[: _PARTIAL.size] = _PARTIAL.pack(PARTIAL_MAGIC, FORMAT_VERSION, int(kind), points, checkers, steps, self.data_size)
+        self._mapping[: _PARTIAL.size] = _PARTIAL.pack(
+            PARTIAL_MAGIC, FORMAT_VERSION, int(kind), points, checkers, steps, self.data_size
+        )
         self._mapping.flush()
         self.steps = steps
 

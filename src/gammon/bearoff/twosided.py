@@ -9,7 +9,9 @@ the opponent of the side that just moved considers doubling before its roll.
 
 Like GNU Backgammon's, the numbers are 16-bit fixed point (+1 = 32767), each position's
 value the truncated 36th of its 21 rolls' best plays, so the tables agree with its files
-to the last bit. Each cube state picks its own best play.
+to the last bit. Each cube state picks its own best play. The rounding drifts from exact
+real arithmetic by at most 1.3e-4 in equity (6e-5 in P(win)) over the 6x6 table, about
+-1.5e-5 on average.
 
 The side on roll's plays do not depend on the opponent's checkers (there is no contact),
 so they are generated once per one-sided position by :func:`gammon.movegen.generate_into`
@@ -19,6 +21,7 @@ level by level of the sides' summed play depth, each level on all cores.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -224,20 +227,19 @@ def build(
     partial = PartialBuild(
         path.with_name(path.name + ".partial"), Kind.TWOSIDED, points, checkers, {"values": ((size * size, 4), "<i2")}
     )
-    done = partial.steps
+    done = partial.steps if partial.steps <= levels else 0
     workers = Workers(threads, smallest_part=16)
     try:
         values = partial.arrays["values"]
         last = time.monotonic()
         if progress:
             progress(int(solved[done - 1]) if done else 0, size * size)
+
+        def solve(a: int, b: int, level: int) -> int:
+            return _solve_level(values, offsets, targets, size, depth, bucket_start, bucket_items, level, a, b)
+
         while done < levels:
-            level = done
-            workers.run(
-                lambda a, b: _solve_level(values, offsets, targets, size, depth, bucket_start, bucket_items, level, a, b),
-                0,
-                size,
-            )
+            workers.run(functools.partial(solve, level=done), 0, size)
             done += 1
             if progress:
                 progress(int(solved[done - 1]), size * size)
@@ -247,6 +249,7 @@ def build(
         header = TableHeader(Kind.TWOSIDED, points, checkers, Contents.CUBELESS | Contents.CUBEFUL, size * size)
         write_table(path, header, {"values": values})
     except BaseException:
+        workers.close()  # let running parts finish before the arrays' file is flushed
         partial.checkpoint(done)
         partial.close()
         raise
@@ -277,10 +280,10 @@ class TwoSidedTable:
         self.checkers = header.checkers
         self.size = position_count(self.points, self.checkers)
         if header.positions != self.size * self.size:
-            raise BearoffTableError(f"{path}: {header.positions} positions, expected {self.size ** 2}")
+            raise BearoffTableError(f"{path}: {header.positions} positions, expected {self.size**2}")
         values = self.file["values"]
         if values.size != self.size * self.size * 4:
-            raise BearoffTableError(f"{path}: values section has {values.size} entries, expected {self.size ** 2 * 4}")
+            raise BearoffTableError(f"{path}: values section has {values.size} entries, expected {self.size**2 * 4}")
         self.values = values.reshape(self.size * self.size, 4)
 
     @classmethod
@@ -299,9 +302,11 @@ class TwoSidedTable:
         return perfect_hash.rank(values[: self.points] + [0] * (self.points - len(values)), self.points)
 
     def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
-        return all(
-            len(c) <= self.points or not any(c[self.points :]) for c in (on_roll, opponent)
-        ) and sum(on_roll) <= self.checkers and sum(opponent) <= self.checkers
+        return (
+            all(len(c) <= self.points or not any(c[self.points :]) for c in (on_roll, opponent))
+            and sum(on_roll) <= self.checkers
+            and sum(opponent) <= self.checkers
+        )
 
     def raw(self, on_roll: int | Sequence[int], opponent: int | Sequence[int]) -> np.ndarray:
         """The four stored 16-bit values: cubeless, owned, centred, opponent owns."""
@@ -311,7 +316,9 @@ class TwoSidedTable:
             raise BearoffCoverageError(f"indices ({i}, {j}) are outside [0, {self.size})")
         return self.values[int(i) * self.size + int(j)]
 
-    def equities(self, on_roll: int | Sequence[int], opponent: int | Sequence[int]) -> tuple[float, float, float, float]:
+    def equities(
+        self, on_roll: int | Sequence[int], opponent: int | Sequence[int]
+    ) -> tuple[float, float, float, float]:
         """(cubeless, cube owned, centred, opponent owns) equities of the side on roll."""
         raw = self.raw(on_roll, opponent)
         return tuple(float(to_equity(int(v))) for v in raw)  # type: ignore[return-value]

@@ -5,11 +5,17 @@ Point of view, the same everywhere in :mod:`gammon.bots`: an evaluator scores bo
 the side that just moved, with the opponent now on roll -- and returns that side's five
 probabilities (``(N, 5)``, columns as in :data:`~gammon.bots.probabilities.FIELDS`). A
 move decision is then an argmax over the children of one roll, with no flip at all.
+
+Two entry points: :meth:`Evaluator.evaluate_children` scores the plays of rolls to choose
+among them (it may use the position before the play, as pubeval does), and
+:meth:`Evaluator.evaluate_batch` values positions on their own (search's leaves). For
+most evaluators they agree.
 """
 
 from __future__ import annotations
 
 import abc
+from typing import Protocol
 
 import numpy as np
 from numba import njit
@@ -175,14 +181,22 @@ class Evaluator(abc.ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def load_bearoff() -> object | None:
+class BearoffTables(Protocol):
+    """What the composite needs of :class:`gammon.bearoff.BearoffEvaluator` (side-to-move boards)."""
+
+    def covers(self, board: np.ndarray) -> bool: ...
+
+    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray: ...
+
+
+def load_bearoff() -> BearoffTables | None:
     """The exact bear-off tables of :mod:`gammon.bearoff`, or None when they are not available.
 
     The tables expose ``covers(board)`` and ``evaluate_batch(boards) -> (N, 5)`` for the
     side to move; the composite adapts them to the after-the-play point of view.
     """
     try:
-        from ..bearoff import BearoffEvaluator  # type: ignore[attr-defined]
+        from ..bearoff import BearoffEvaluator
     except ImportError:
         return None
     try:
@@ -194,7 +208,7 @@ def load_bearoff() -> object | None:
 class CompositeEvaluator(Evaluator):
     """Chooses by position class: exact bear-off tables where they cover a position, else ``base``."""
 
-    def __init__(self, base: Evaluator, bearoff: object | None = None) -> None:
+    def __init__(self, base: Evaluator, bearoff: BearoffTables | None = None) -> None:
         self.base = base
         self.bearoff = bearoff
         self.name = base.name
@@ -208,15 +222,19 @@ class CompositeEvaluator(Evaluator):
         if not mask.any():
             return mask, boards[:0]
         flipped = flip_batch(boards[mask])
-        covers = self.bearoff.covers  # type: ignore[attr-defined]
-        covered = np.array([bool(covers(b)) for b in flipped], np.bool_)
+        batch = getattr(self.bearoff, "covers_batch", None)
+        if batch is not None:
+            covered = np.asarray(batch(flipped), np.bool_)
+        else:
+            covers = self.bearoff.covers
+            covered = np.array([bool(covers(b)) for b in flipped], np.bool_)
         mask[np.flatnonzero(mask)[~covered]] = False
         return mask, flipped[covered]
 
     def _override(self, boards: np.ndarray, out: np.ndarray) -> np.ndarray:
         mask, flipped = self._covered(boards)
-        if mask.any():
-            to_move = np.asarray(self.bearoff.evaluate_batch(flipped), np.float64)  # type: ignore[attr-defined]
+        if mask.any() and self.bearoff is not None:
+            to_move = np.asarray(self.bearoff.evaluate_batch(flipped), np.float64)
             out[mask] = flip_probabilities(to_move)
         return out
 
@@ -228,10 +246,11 @@ class CompositeEvaluator(Evaluator):
 
 
 # -- turning a score into a win probability -------------------------------------------------
-# Heuristic scores (pubeval's, the article's) are calibrated by a logistic curve per weight
-# set: logit = a * score + c * lead + b, where ``lead`` is the mover's pip lead after its
-# roll. For the children of one roll the lead is taken as the parent's lead plus the most
-# pips any child moved, the same for every child, so the curve never reorders a roll's plays.
+# Heuristic scores (pubeval's, the article's) become a win probability through a logistic
+# curve per weight set (race, contact) over a few features: ``logit = w . features + bias``.
+# Features of a child that vary only with its parent and its roll (the pip lead after the
+# roll, the opponent's standing) are the same for every play of the roll, so the curve never
+# reorders a roll's plays: it only makes values comparable across rolls, which search needs.
 
 
 @njit(cache=True)
@@ -275,11 +294,14 @@ def leads_of_children(parents, offsets, children):
 
 
 @njit(cache=True)
-def logistic_probabilities(scores, leads, race, calibration):
-    """(N, 5) with only the win column set: ``calibration[0 if race else 1] = (a, c, b)``."""
-    out = np.zeros((scores.shape[0], 5))
-    for i in range(scores.shape[0]):
+def logistic_probabilities(features, race, calibration):
+    """(N, 5) with only the win column set; ``calibration[0 if race else 1]`` is (weights..., bias)."""
+    count, width = features.shape
+    out = np.zeros((count, 5))
+    for i in range(count):
         k = 0 if race[i] else 1
-        z = calibration[k, 0] * scores[i] + calibration[k, 1] * leads[i] + calibration[k, 2]
+        z = calibration[k, width]
+        for f in range(width):
+            z += calibration[k, f] * features[i, f]
         out[i, 0] = 1.0 / (1.0 + np.exp(-z))
     return out

@@ -34,7 +34,7 @@ from ..errors import InvalidPlayerError
 from ..play import LegalPlays, Play
 from ..position import Position
 from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
-from .search import MAX_PLY, DEFAULT_FILTERS, Analysis, MoveFilter, Search
+from .search import DEFAULT_FILTERS, MAX_PLY, Analysis, MoveFilter, Search
 
 #: Equity noise (standard deviation) of each level; GNU Backgammon's preset values.
 LEVELS: dict[str, float] = {"beginner": 0.060, "casual": 0.050, "intermediate": 0.040, "advanced": 0.015, "expert": 0.0}

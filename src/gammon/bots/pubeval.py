@@ -6,11 +6,17 @@ weights when the position *before* the play is a race and the contact weights ot
 The encoding is computed straight from the kernel board inside one compiled loop, so a
 batch of children costs one call.
 
-pubeval returns a score, not probabilities. For search (which averages over rolls) the
-score is mapped to a win probability by a logistic curve per weight set, fitted on
-pubeval's own self-play games (:mod:`gammon.train.calibrate`); it has no gammon model, so
-its gammon columns are 0. At 0 ply only the order of the scores matters, so ``pubeval``
-plays exactly Tesauro's moves.
+pubeval returns a score, not probabilities, and a one-sided one: its inputs barely see the
+opponent's checkers (only its blots and bar; in a race, nothing). Search compares values
+across rolls and across the opponent's replies, so the win probability is a logistic curve
+per weight set over three features: pubeval's score of the play, pubeval's score of the
+opponent's standing before the play (its last play, seen from its side) and the pip lead
+after the roll. The last two are the same for every play of a roll, so ``pubeval`` at 0
+ply plays exactly Tesauro's moves. A position valued on its own (:meth:`evaluate_batch`,
+the leaves of a search) has no parent: there each side's score uses the weights of the
+position's own class, the opponent's read off the board itself, with a curve of its own.
+The curves are fitted on pubeval's own self-play (:mod:`gammon.train.calibrate`). There
+is no gammon model: the gammon columns are 0.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from importlib import resources
 import numpy as np
 from numba import njit
 
+from ..movegen import flip_board
 from .evaluator import (
     CONTACT,
     OVER,
@@ -32,10 +39,13 @@ from .evaluator import (
     logistic_probabilities,
 )
 
-#: Logistic calibration, rows race and contact, columns (a, c, b) of
-#: ``logit P(win) = a * score + c * lead + b`` (see :mod:`gammon.bots.evaluator`).
-#: Fitted by ``python -m gammon.train.calibrate pubeval`` (20,000 self-play games, seed 1).
-CALIBRATION = np.array([[0.050933, 0.170731, -0.388205], [0.072505, 0.020732, -0.932308]])
+#: Logistic calibration, rows race and contact, columns (score, opponent's score, lead, bias)
+#: of ``logit P(win)`` (see the module docstring). Fitted by
+#: ``python -m gammon.train.calibrate pubeval`` (20,000 self-play games, seed 1).
+CALIBRATION = np.array([[0.082149, -0.082937, 0.200271, -0.817566], [0.066000, -0.059475, 0.020778, -0.131137]])
+#: The curve for a position on its own (search's leaves): its score and the opponent's,
+#: each with the weights of its own class, and its pip lead (``--standalone`` fit).
+STANDALONE_CALIBRATION = np.array([[0.079166, -0.080430, 0.194007, -0.777709], [0.066608, -0.065134, 0.020363, -0.152901]])
 
 
 @lru_cache(maxsize=1)
@@ -107,14 +117,43 @@ def _race_of_children(parents, offsets):
     return race
 
 
+@njit(cache=True)
+def _features_of_children(parents, offsets, children, race_weights, contact_weights):
+    """(score, opponent's score before the play, lead after the roll) of each child."""
+    out = np.empty((children.shape[0], 3))
+    leads = leads_of_children(parents, offsets, children)
+    for i in range(parents.shape[0]):
+        weights = race_weights if _is_race(parents[i]) else contact_weights
+        other = pubeval_score(flip_board(parents[i]), weights)
+        for j in range(offsets[i], offsets[i + 1]):
+            out[j, 0] = pubeval_score(children[j], weights)
+            out[j, 1] = other
+            out[j, 2] = leads[j]
+    return out
+
+
+@njit(cache=True)
+def _features_of_boards(boards, race, race_weights, contact_weights):
+    """The same features without a parent: the opponent's standing is read off the board itself."""
+    out = np.empty((boards.shape[0], 3))
+    leads = leads_of_boards(boards)
+    for i in range(boards.shape[0]):
+        weights = race_weights if race[i] else contact_weights
+        out[i, 0] = pubeval_score(boards[i], weights)
+        out[i, 1] = pubeval_score(flip_board(boards[i]), weights)
+        out[i, 2] = leads[i]
+    return out
+
+
 class PubevalEvaluator(Evaluator):
     """Tesauro's pubeval; ``calibration`` maps its score to a win probability (see module doc)."""
 
     name = "pubeval"
 
-    def __init__(self, calibration: np.ndarray | None = None) -> None:
+    def __init__(self, calibration: np.ndarray | None = None, standalone: np.ndarray | None = None) -> None:
         self.race_weights, self.contact_weights = load_weights()
         self.calibration = CALIBRATION if calibration is None else np.asarray(calibration, np.float64)
+        self.standalone = STANDALONE_CALIBRATION if standalone is None else np.asarray(standalone, np.float64)
 
     def scores(self, boards: np.ndarray, race: np.ndarray | None = None) -> np.ndarray:
         """Raw pubeval scores; by default each board picks its weights by its own class."""
@@ -125,13 +164,12 @@ class PubevalEvaluator(Evaluator):
 
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
         race = _race_of_boards(boards)
-        scores = pubeval_scores(boards, race, self.race_weights, self.contact_weights)
-        return logistic_probabilities(scores, leads_of_boards(boards), race, self.calibration)
+        features = _features_of_boards(boards, race, self.race_weights, self.contact_weights)
+        return logistic_probabilities(features, race, self.standalone)
 
     def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
         parents = np.ascontiguousarray(parents, np.int8)
         offsets = np.asarray(offsets, np.int64)
         race = _race_of_children(parents, offsets)
-        scores = pubeval_scores(children, race, self.race_weights, self.contact_weights)
-        leads = leads_of_children(parents, offsets, children)
-        return logistic_probabilities(scores, leads, race, self.calibration)
+        features = _features_of_children(parents, offsets, children, self.race_weights, self.contact_weights)
+        return logistic_probabilities(features, race, self.calibration)

@@ -2,8 +2,10 @@
 
 The value of a board after a play at ``n`` ply (n >= 1) is the average, over the
 opponent's 21 rolls weighted 1/36 (doubles) or 2/36, of the opponent's best reply --
-chosen at 0 ply, as GNU Backgammon chooses inner moves -- valued at ``n - 1`` ply and
-seen back from our side. 1 ply is the article's "probability score".
+chosen at 0 ply among the plays of its roll (:meth:`Evaluator.evaluate_children`), as GNU
+Backgammon chooses inner moves -- valued at ``n - 1`` ply (at 0 ply as a position on its
+own, :meth:`Evaluator.evaluate_batch`) and seen back from our side. 1 ply is the
+article's "probability score".
 
 At the root every play is scored at 0 ply; a move filter then keeps the best few within
 an equity window for the next ply, and so on. Each level is expanded in batches: all
@@ -142,8 +144,8 @@ class Search:
             if use_cache:
                 if len(self._cache) + todo.size > self.cache_size:
                     self._cache.clear()
-                for i in todo:
-                    self._cache[(boards[i].tobytes(), plies)] = out[i].copy()
+                for row in todo:
+                    self._cache[(boards[row].tobytes(), plies)] = out[row].copy()
         return out
 
     def _expand(self, boards: np.ndarray, plies: int) -> np.ndarray:
@@ -158,7 +160,9 @@ class Search:
         offsets, children, _, _ = movegen.generate_batch(parents, dice)
         first = self.evaluator.evaluate_children(parents, offsets, children)
         best = segment_best(first, offsets)
-        replies = first[best] if plies == 1 else self.value(children[best], plies - 1)
+        # The reply is chosen among its roll's plays, then valued as a position on its own.
+        chosen = children[best]
+        replies = self.evaluator.evaluate_batch(chosen) if plies == 1 else self.value(chosen, plies - 1)
         ours = flip_probabilities(replies).reshape(count, len(ROLLS), 5)
         out[live] = np.einsum("mrk,r->mk", ours, ROLL_WEIGHTS)
         return out

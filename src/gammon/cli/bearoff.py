@@ -79,12 +79,24 @@ def _build(args: argparse.Namespace) -> int:
         if not 1 <= args.onesided <= onesided.MAX_POINTS:
             raise BearoffArgumentError(f"--onesided {args.onesided}: expected 1 to {onesided.MAX_POINTS} points")
         path = folder / onesided.table_name(args.onesided)
-        jobs.append((f"one-sided {args.onesided}x15", path, lambda p, progress, n=args.onesided: onesided.build(p, n, progress=progress)))
+        jobs.append(
+            (
+                f"one-sided {args.onesided}x15",
+                path,
+                lambda p, progress, n=args.onesided: onesided.build(p, n, progress=progress),
+            )
+        )
     if args.twosided is not None:
         if not 1 <= args.twosided <= twosided.MAX_CHECKERS:
             raise BearoffArgumentError(f"--twosided {args.twosided}: expected 1 to {twosided.MAX_CHECKERS} checkers")
         path = folder / twosided.table_name(args.twosided)
-        jobs.append((f"two-sided 6x{args.twosided}", path, lambda p, progress, n=args.twosided: twosided.build(p, n, progress=progress)))
+        jobs.append(
+            (
+                f"two-sided 6x{args.twosided}",
+                path,
+                lambda p, progress, n=args.twosided: twosided.build(p, n, progress=progress),
+            )
+        )
     for label, path, run in jobs:
         with defaults.build_lock(path):
             if path.exists() and not args.force:
@@ -96,7 +108,9 @@ def _build(args: argparse.Namespace) -> int:
                 run(path, update)
             except KeyboardInterrupt:
                 close()
-                print(f"\n{label}: interrupted; the work so far is saved, run the same command to resume", file=sys.stderr)
+                print(
+                    f"\n{label}: interrupted; the work so far is saved, run the same command to resume", file=sys.stderr
+                )
                 return 130
             finally:
                 close()
@@ -105,14 +119,32 @@ def _build(args: argparse.Namespace) -> int:
 
 
 # -- tables ----------------------------------------------------------------------------------
+def _largest(folder: Path, pattern: str) -> Path | None:
+    """The table in ``folder`` matching ``pattern`` (one ``*``) with the largest size number."""
+    found = []
+    for path in folder.glob(pattern):
+        number = path.name[pattern.index("*") : len(path.name) - (len(pattern) - pattern.index("*") - 1)]
+        if number.isdigit():
+            found.append((int(number), path))
+    return max(found)[1] if found else None
+
+
 def _evaluator(folder: Path | None):
+    """An evaluator over the largest tables built in ``folder`` (default: the cache).
+
+    Without ``--tables``, missing default tables are built on first use; with it, they
+    must be there.
+    """
     from ..bearoff import BearoffEvaluator, OneSidedTable, TwoSidedTable, defaults, onesided, twosided
 
-    if folder is None:
-        return BearoffEvaluator()
+    root = folder if folder is not None else defaults.cache_dir()
+    one = _largest(root, "onesided-*x15.bearoff") if root.is_dir() else None
+    two = _largest(root, "twosided-6x*.bearoff") if root.is_dir() else None
+    if folder is not None:
+        one = one or folder / onesided.table_name(defaults.DEFAULT_POINTS)
+        two = two or folder / twosided.table_name(defaults.DEFAULT_CHECKERS)
     return BearoffEvaluator(
-        OneSidedTable(folder / onesided.table_name(defaults.DEFAULT_POINTS)),
-        TwoSidedTable(folder / twosided.table_name(defaults.DEFAULT_CHECKERS)),
+        OneSidedTable(one) if one is not None else None, TwoSidedTable(two) if two is not None else None
     )
 
 
@@ -153,25 +185,39 @@ def _show(args: argparse.Namespace) -> int:
     for name, counts in zip(names, (mover, opponent)):
         x = table.index(counts)
         mean = table.mean_rolls(x)
-        print(f"{name}: points 1-{len(counts)} {' '.join(map(str, counts))}, {sum(counts)} checkers, "
-              f"{sum((i + 1) * c for i, c in enumerate(counts))} pips", file=out)
+        print(
+            f"{name}: points 1-{len(counts)} {' '.join(map(str, counts))}, {sum(counts)} checkers, "
+            f"{sum((i + 1) * c for i, c in enumerate(counts))} pips",
+            file=out,
+        )
         print(f"  expected rolls {mean:.4f} (EPC {mean * 49 / 6:.2f} pips)", file=out)
         print(f"  rolls to bear off:  {_format_dist(table.distribution(x))}", file=out)
         if sum(counts) == 15:
-            print(f"  rolls to first off: {_format_dist(table.distribution(x, FIRST_OFF))} "
-                  f"(expected {table.mean_rolls_first_off(x):.4f})", file=out)
+            print(
+                f"  rolls to first off: {_format_dist(table.distribution(x, FIRST_OFF))} "
+                f"(expected {table.mean_rolls_first_off(x):.4f})",
+                file=out,
+            )
     result = _position_result(evaluator, mover, opponent)
     method = "exact, two-sided table" if result["method"] == "two-sided" else "one-sided approximation"
-    print(f"{names[0]} wins {100 * result['p_win']:.2f}% ({method}); cubeless equity {result['cubeless_equity']:+.4f}", file=out)
+    print(
+        f"{names[0]} wins {100 * result['p_win']:.2f}% ({method}); cubeless equity {result['cubeless_equity']:+.4f}",
+        file=out,
+    )
     if result["method"] == "two-sided":
         print(
             f"  money, cube value 1, rolling without doubling: owned {result['cubeful_equity_owned']:+.4f}, "
             f"centred {result['cubeful_equity_centred']:+.4f}, opponent owns {result['cubeful_equity_opponent_owns']:+.4f}",
             file=out,
         )
-        print(f"  centred cube: {cube_action(result['cubeful_equity_centred'], result['cubeful_equity_opponent_owns'])}", file=out)
+        print(
+            f"  centred cube: {cube_action(result['cubeful_equity_centred'], result['cubeful_equity_opponent_owns'])}",
+            file=out,
+        )
     else:
-        print(f"  gammons: wins {100 * result['p_win_gammon']:.2f}%, loses {100 * result['p_lose_gammon']:.2f}%", file=out)
+        print(
+            f"  gammons: wins {100 * result['p_win_gammon']:.2f}%, loses {100 * result['p_lose_gammon']:.2f}%", file=out
+        )
     return 0
 
 
@@ -217,7 +263,9 @@ def _onesided_result(table: Any, counts: list[int]) -> dict[str, Any]:
     }
 
 
-def _position_result(evaluator: Any, mover: tuple[int, ...] | list[int], opponent: tuple[int, ...] | list[int]) -> dict[str, Any]:
+def _position_result(
+    evaluator: Any, mover: tuple[int, ...] | list[int], opponent: tuple[int, ...] | list[int]
+) -> dict[str, Any]:
     """Winning chances of the side on roll: exact from the two-sided table where it covers."""
     import numpy as np
 

@@ -3,8 +3,7 @@
 Search averages evaluations over rolls, so a score must mean the same thing whichever
 position it comes from. Self-play records the score of every chosen play and who went on
 to win; a logistic regression per weight set (race, contact) gives ``(a, b)`` with
-``logit P(win) = a * score + c * lead + b``, ``lead`` being the mover's pip lead after
-its roll.
+``logit P(win)`` linear in the evaluator's features (see :mod:`gammon.bots.pubeval`).
 
 Usage: ``python -m gammon.train.calibrate pubeval|simple [--games N] [--seed S]``
 """
@@ -36,36 +35,41 @@ def fit_logistic(features: np.ndarray, y: np.ndarray, iterations: int = 50) -> n
     return w
 
 
-def collect(kind: int, block: np.ndarray, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features (score, lead), race flags, mover won) of every chosen play in ``games`` self-play games."""
+def collect(kind: int, block: np.ndarray, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sample rows of every chosen play in ``games`` self-play games (see
+    :func:`gammon.train.selfplay.play_game`) and whether its mover went on to win."""
     kinds = np.array([kind, kind])
     weights = np.stack([block, block])
-    scores, races, wins = [], [], []
-    samples = np.empty((selfplay.MAX_TURNS, 4))
+    rows, wins = [], []
+    samples = np.empty((selfplay.MAX_TURNS, selfplay.SAMPLE_WIDTH))
     for game in range(games):
         points, n = selfplay.play_game(kinds, weights, seed, game, samples)
         if points == 0:
             continue
-        rows = samples[:n]
         winner = 0 if points > 0 else 1
-        scores.append(rows[:, [0, 3]].copy())
-        races.append(rows[:, 1] > 0.5)
-        wins.append((rows[:, 2] == winner).astype(np.float64))
-    return np.concatenate(scores), np.concatenate(races), np.concatenate(wins)
+        rows.append(samples[:n].copy())
+        wins.append((samples[:n, 2] == winner).astype(np.float64))
+    return np.concatenate(rows), np.concatenate(wins)
 
 
-def calibrate(kind: int, block: np.ndarray, games: int = 20000, seed: int = 1) -> np.ndarray:
-    """Rows race and contact of (a, c, b): ``logit P(win) = a * score + c * lead + b``."""
-    features, races, wins = collect(kind, block, games, seed)
+def calibrate(kind: int, block: np.ndarray, games: int = 20000, seed: int = 1, standalone: bool = False) -> np.ndarray:
+    """Rows race and contact of (feature weights..., bias) for one evaluator's logistic curve.
+
+    pubeval has two curves. For the plays of a roll (``standalone`` False): the play's
+    score, the opponent's standing before the play and the lead after the roll, weights
+    chosen by the position before the play. For a position on its own (True): its score
+    and the opponent's, each by its own class, and its pip lead. The heuristic's score
+    already weighs both sides and the lead, so it is fitted alone (the two curves are one),
+    which keeps its weight positive and the curve monotonic.
+    """
+    rows, wins = collect(kind, block, games, seed)
+    if standalone:
+        features, races = rows[:, [6, 7, 8]], rows[:, 5] > 0.5
+    else:
+        features, races = rows[:, [0, 4, 3]], rows[:, 1] > 0.5
     if kind == selfplay.SIMPLE:
-        # The heuristic's score already counts the pip lead: fit the score alone (c = 0),
-        # which keeps a > 0 so the curve cannot reorder plays.
         features = features[:, :1]
-    rows = []
-    for mask in (races, ~races):
-        w = fit_logistic(features[mask], wins[mask])
-        rows.append(w if w.size == 3 else np.array([w[0], 0.0, w[1]]))
-    return np.stack(rows)
+    return np.stack([fit_logistic(features[mask], wins[mask]) for mask in (races, ~races)])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -80,9 +84,11 @@ def main(argv: list[str] | None = None) -> None:
         from ..bots.simple import SimpleWeights
 
         kind, block = selfplay.SIMPLE, selfplay.simple_block(SimpleWeights.load().array())
-    table = calibrate(kind, block, args.games, args.seed)
-    for name, (a, c, b) in zip(("race", "contact"), table):
-        print(f"{name}: a={a:.6f} c={c:.6f} b={b:.6f}")
+    for standalone in (False, True):
+        table = calibrate(kind, block, args.games, args.seed, standalone)
+        print("positions on their own:" if standalone else "plays of a roll:")
+        for name, row in zip(("race", "contact"), table):
+            print(f"  {name}: [{', '.join(f'{v:.6f}' for v in row)}]")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from ..position import Position
 PUBEVAL = 0
 SIMPLE = 1
 MAX_TURNS = 5000
+SAMPLE_WIDTH = 9
 OPENING = Position().array()
 
 
@@ -63,7 +64,9 @@ def play_game(kinds, weights, seed, game, samples):
     """Play one game, seat 0 moving first; returns (seat 0's points, samples recorded).
 
     Each turn records (score of the chosen play, 1 if scored as a race, mover's seat, pip
-    lead after the roll) into ``samples`` while there is room, for calibration.
+    lead after the roll, score of the opponent's standing before the play; then the
+    position on its own: race flag, its score and the opponent's by its own class, pip
+    lead) into ``samples`` while there is room, for calibration.
     """
     out_boards = np.empty((movegen.MAX_PLAYS, 26), np.int8)
     out_moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
@@ -103,6 +106,14 @@ def play_game(kinds, weights, seed, game, samples):
             samples[recorded, 1] = 1.0 if (race if kinds[seat] == PUBEVAL else board_class(child) != CONTACT) else 0.0
             samples[recorded, 2] = seat
             samples[recorded, 3] = opponent_pips - mover_pips + moved
+            samples[recorded, 4] = _score(kinds[seat], weights[seat], movegen.flip_board(board), race)
+            # The same position on its own, as a value: weight set by its own class, both sides.
+            own = board_class(child) != CONTACT
+            mine, theirs = pip_counts(child)
+            samples[recorded, 5] = 1.0 if own else 0.0
+            samples[recorded, 6] = _score(kinds[seat], weights[seat], child, own)
+            samples[recorded, 7] = _score(kinds[seat], weights[seat], movegen.flip_board(child), own)
+            samples[recorded, 8] = theirs - mine
             recorded += 1
         if best_score >= 1e200:
             points = _game_points(child)
@@ -122,7 +133,7 @@ def duplicate_match(kinds, weights, seed, first_game, pairs):
     out = np.empty(2 * pairs, np.int64)
     swapped_kinds = kinds[::-1].copy()
     swapped_weights = weights[::-1].copy()
-    none = np.empty((0, 4))
+    none = np.empty((0, SAMPLE_WIDTH))
     for k in range(pairs):
         game = first_game + k
         points, _ = play_game(kinds, weights, seed, game, none)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..bots.simple import DEFAULT_WEIGHTS, WEIGHT_NAMES, SimpleWeights
+from ..bots.simple import UNTRAINED_WEIGHTS, WEIGHT_NAMES, SimpleWeights
 from . import calibrate, selfplay
 
 #: Standard deviation of a nudge, and the range each weight is kept in.
@@ -34,7 +34,7 @@ class TrainingState:
     seed: int
     games: int
     iteration: int = 0
-    weights: list[float] = field(default_factory=lambda: list(DEFAULT_WEIGHTS))
+    weights: list[float] = field(default_factory=lambda: list(UNTRAINED_WEIGHTS))
     accepted: list[dict[str, object]] = field(default_factory=list)
 
     def save(self, path: Path) -> None:
@@ -53,7 +53,10 @@ def candidate(weights: np.ndarray, seed: int, iteration: int) -> tuple[np.ndarra
     index = int(rng.integers(len(weights)))
     out = weights.copy()
     low, high = BOUNDS[index]
-    out[index] = float(np.clip(out[index] + rng.normal(0.0, STEPS[index]), low, high))
+    value = out[index] + rng.normal(0.0, STEPS[index])
+    if value < low:  # reflect off the bound, so a weight at 0 can still grow
+        value = 2 * low - value
+    out[index] = float(np.clip(value, low, high))
     dice_seed = int(rng.integers(0, 2**62))
     return out, index, dice_seed
 
@@ -118,5 +121,5 @@ def train(
         "accepted": len(state.accepted),
         "calibration_games": calibration_games,
     }
-    result = SimpleWeights(tuple(state.weights), (tuple(table[0]), tuple(table[1])), info)
+    result = SimpleWeights(tuple(state.weights), (tuple(map(float, table[0])), tuple(map(float, table[1]))), info)
     return state, result

@@ -1,0 +1,153 @@
+"""Engine speed: static evaluations per second and move-decision times at 0, 1 and 2 ply.
+
+Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval]
+
+* static evaluations/s -- every child of the corpus positions in one batched
+  ``evaluate_batch`` call per evaluator (best of 3);
+* decision time -- median wall time of choosing a play at 0, 1 and 2 ply, over the first
+  N corpus positions that offer a real choice (more than one distinct result, no checker
+  on either bar), next to:
+
+  - GNU Backgammon through PyPI's ``gnubg``: ``findbestmove`` with a cubeless
+    evalcontext of 0/1/2 plies (pruning on above 0 ply, as its presets use it);
+  - bgsage: ``BgBotAnalyzer(eval_level='1ply'|'2ply'|'3ply').checker_play``, whose levels
+    count the static evaluation as a ply, so they are GNU Backgammon's 0/1/2 ply.
+
+The peers are benchmark-only (``pip install -e '.[bench]'``); a missing one prints n/a.
+The last lines give how the cost grows from one ply to the next.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from gammon import Position, movegen
+from gammon.bots.players import Player
+from gammon.bots.pubeval import PubevalEvaluator
+from gammon.bots.random_eval import RandomEvaluator
+from gammon.bots.simple import SimpleEvaluator
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_CORPUS = HERE.parent / "tests" / "vectors" / "corpus.txt"
+PLIES = (0, 1, 2)
+
+
+def read_corpus(path: Path) -> list[tuple[str, int, int]]:
+    rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
+    return [(r[0], int(r[1]), int(r[2])) for r in rows]
+
+
+def real_choices(rows: list[tuple[str, int, int]], limit: int) -> list[tuple[str, np.ndarray, int, int]]:
+    """Corpus positions with more than one distinct result and both bars empty."""
+    chosen = []
+    for pid, d1, d2 in rows:
+        board = Position(pid).array()
+        if board[25] != 0 or board[0] != 0:
+            continue
+        if movegen.generate(board, d1, d2)[0].shape[0] > 1:
+            chosen.append((pid, board, d1, d2))
+            if len(chosen) == limit:
+                break
+    return chosen
+
+
+def median_ms(decide: Callable[[str, np.ndarray, int, int], object], positions: list) -> float:
+    decide(*positions[0])  # warm up: compilation, weights, caches of the engine itself
+    times = []
+    for item in positions:
+        start = time.perf_counter()
+        decide(*item)
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def static_rates(rows: list[tuple[str, int, int]]) -> dict[str, float]:
+    boards = np.concatenate([movegen.generate(Position(pid).array(), d1, d2)[0] for pid, d1, d2 in rows])
+    rates = {}
+    for evaluator in (PubevalEvaluator(), SimpleEvaluator(), RandomEvaluator()):
+        evaluator.evaluate_batch(boards[:10])
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            evaluator.evaluate_batch(boards)
+            best = min(best, time.perf_counter() - start)
+        rates[evaluator.name] = boards.shape[0] / best
+    print(f"static evaluations/s, batched over {boards.shape[0]:,} boards after a play:")
+    for name, rate in rates.items():
+        print(f"  {name:10s} {rate:14,.0f}")
+    return rates
+
+
+def gammon_decider(name: str, ply: int) -> Callable:
+    player = Player.from_name(f"{name}:{ply}")
+    return lambda pid, board, d1, d2: player.choose_board(board, d1, d2)
+
+
+def gnubg_decider(ply: int) -> Callable | None:
+    try:
+        import gnubg
+    except ImportError:
+        return None
+    cube = gnubg.cubeinfo()
+    context = gnubg.evalcontext(0, ply, 1, 1 if ply else 0, 0.0)
+    return lambda pid, board, d1, d2: gnubg.findbestmove(gnubg.positionfromid(pid), cube, context, (d1, d2))
+
+
+def bgsage_decider(ply: int) -> Callable | None:
+    try:
+        import bgsage
+    except ImportError:
+        return None
+    analyzer = bgsage.BgBotAnalyzer(eval_level=f"{ply + 1}ply")
+
+    def decide(pid: str, board: np.ndarray, d1: int, d2: int) -> object:
+        sage = board.tolist()
+        sage[0] = -sage[0]  # bgsage counts the opponent's bar as a positive number
+        return analyzer.checker_play(sage, d1, d2)
+
+    return decide
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+    parser.add_argument("--positions", type=int, default=200, help="decision positions (default 200)")
+    parser.add_argument("--player", default="pubeval", help="gammon evaluator for decisions (default pubeval)")
+    parser.add_argument("--static", type=int, default=2000, help="corpus lines whose children are evaluated")
+    args = parser.parse_args()
+
+    rows = read_corpus(Path(args.corpus))
+    static_rates(rows[: args.static])
+    positions = real_choices(rows, args.positions)
+    print(f"\nmedian move decision, ms, over {len(positions)} positions with a real choice:")
+    engines: dict[str, Callable[[int], Callable | None]] = {
+        f"gammon {args.player}": lambda ply: gammon_decider(args.player, ply),
+        "gnubg": gnubg_decider,
+        "bgsage": bgsage_decider,
+    }
+    table: dict[str, list[float | None]] = {}
+    for engine, make in engines.items():
+        row: list[float | None] = []
+        for ply in PLIES:
+            decide = make(ply)
+            row.append(None if decide is None else median_ms(decide, positions))
+        table[engine] = row
+    print(f"  {'engine':18s}" + "".join(f"{f'{p}-ply':>12s}" for p in PLIES))
+    for engine, row in table.items():
+        print(f"  {engine:18s}" + "".join(f"{'n/a' if v is None else f'{v:.3f}':>12s}" for v in row))
+    print("\ncost growth per ply (x times the previous ply):")
+    for engine, row in table.items():
+        if None in row:
+            print(f"  {engine:18s} n/a")
+            continue
+        print(f"  {engine:18s} 0->1: x{row[1] / row[0]:.0f}   1->2: x{row[2] / row[1]:.0f}")
+
+
+if __name__ == "__main__":
+    main()
