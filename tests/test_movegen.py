@@ -52,7 +52,7 @@ def replay(board: np.ndarray, play: np.ndarray, count: int) -> np.ndarray:
         if target:
             assert work[target] >= -1
             assert hit == (work[target] == -1)
-        movegen._apply_move(work, int(source), int(target))
+        movegen.apply_move(work, int(source), int(target))
     return work
 
 

@@ -181,10 +181,10 @@ def _completable(
         rest = list(dice)
         rest.remove(die)
         for source in range(BAR, 0, -1):
-            target = movegen._destination(board, source, die)
+            target = movegen.destination(board, source, die)
             if target >= 0:
                 after = board.copy()
-                movegen._apply_move(after, source, target)
+                movegen.apply_move(after, source, target)
                 if _completable(after, tuple(rest), need - 1, finals, dead):
                     return True
     dead.add(key)
@@ -202,7 +202,7 @@ def _remaining(
     found: set[tuple[int, ...]] = set()
     for die in set(dice):
         # A die larger than needed may bear off (6-3 with the last checker on the 2-point).
-        if movegen._destination(board, first.source, die) == first.target:
+        if movegen.destination(board, first.source, die) == first.target:
             rest = list(dice)
             rest.remove(die)
             found |= _remaining(_step(board, first.source, first.target)[0], tuple(rest), steps[1:], need - 1, finals)
@@ -567,7 +567,7 @@ class Match:
         for die in dice:
             if here == OFF:
                 return ()
-            there = movegen._destination(board, here, die)
+            there = movegen.destination(board, here, die)
             if there < 0:
                 return ()
             board, step = _step(board, here, there)

@@ -30,7 +30,7 @@ MAX_PLAYS = 4096
 
 
 @njit(cache=True, inline="always")
-def _destination(board, source, die):
+def destination(board, source, die):
     """Where a checker from ``source`` lands with ``die``, or -1 when that move is illegal.
 
     Bearing off is allowed only with every checker home (points 1-6); a die larger than
@@ -56,7 +56,7 @@ def _destination(board, source, die):
 
 
 @njit(cache=True, inline="always")
-def _apply_move(board, source, target):
+def apply_move(board, source, target):
     """Move one checker in place; returns 1 when it hits a blot (sent to the opponent's bar)."""
     board[source] -= 1
     if target == OFF:
@@ -206,7 +206,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
     while left1:
         s1 = _highest(left1)
         left1 &= ~(1 << s1)
-        t1 = _destination(work, s1, die)
+        t1 = destination(work, s1, die)
         if t1 < 0:
             continue
         any1 = True
@@ -220,7 +220,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
         while left2:
             s2 = _highest(left2)
             left2 &= ~(1 << s2)
-            t2 = _destination(work, s2, die)
+            t2 = destination(work, s2, die)
             if t2 < 0:
                 continue
             any2 = True
@@ -234,7 +234,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
             while left3:
                 s3 = _highest(left3)
                 left3 &= ~(1 << s3)
-                t3 = _destination(work, s3, die)
+                t3 = destination(work, s3, die)
                 if t3 < 0:
                     continue
                 any3 = True
@@ -248,7 +248,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
                 while left4:
                     s4 = _highest(left4)
                     left4 &= ~(1 << s4)
-                    t4 = _destination(work, s4, die)
+                    t4 = destination(work, s4, die)
                     if t4 < 0:
                         continue
                     any4 = True
@@ -287,7 +287,7 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
         while left1:
             s1 = _highest(left1)
             left1 &= ~(1 << s1)
-            t1 = _destination(work, s1, first)
+            t1 = destination(work, s1, first)
             if t1 < 0:
                 continue
             hit1, h1 = _make(work, s1, t1, h0)
@@ -298,7 +298,7 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
             while left2:
                 s2 = _highest(left2)
                 left2 &= ~(1 << s2)
-                t2 = _destination(work, s2, second)
+                t2 = destination(work, s2, second)
                 if t2 < 0:
                     continue
                 hit2, h2 = _make(work, s2, t2, h1)
@@ -318,7 +318,7 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
         while left1:
             s1 = _highest(left1)
             left1 &= ~(1 << s1)
-            t1 = _destination(work, s1, die)
+            t1 = destination(work, s1, die)
             if t1 < 0:
                 continue
             hit1, h1 = _make(work, s1, t1, h0)

@@ -88,7 +88,7 @@ def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
             raise IllegalPlayError(f"{move}: no checker of the side to act on {where}")
         if move.target != OFF and result[move.target] < -1:
             raise IllegalPlayError(f"{move}: point {move.target} is blocked")
-        movegen._apply_move(result, move.source, move.target)
+        movegen.apply_move(result, move.source, move.target)
     return result
 
 

@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "duel",
         help="play two players against each other",
         description="Cubeless money games between A and B with duplicate dice (each dice sequence played "
-        "twice, seats swapped). Prints A's points per game with a 95%% confidence interval.",
+        "twice, seats swapped). Prints A's points per game with a 95% confidence interval.",
     )
     duel.add_argument("a", metavar="A", help=player_help)
     duel.add_argument("b", metavar="B", help=player_help)
@@ -56,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simple = which.add_parser(
         "simple",
         help="hill-climb the article's heuristic by self-play",
-        description="Hill climbing: a nudged candidate replaces the incumbent when it wins more than 51%% "
+        description="Hill climbing: a nudged candidate replaces the incumbent when it wins more than 51% "
         "of GAMES duplicate-dice self-play games. Resumable: rerun the same command to continue "
         "from --state. Writes the calibrated weights to --output.",
     )

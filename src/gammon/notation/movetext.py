@@ -232,7 +232,7 @@ def _play_out(board: np.ndarray, journeys: Sequence[Journey], dice: tuple[int, .
     """Every board the journeys can reach with ``dice``, each with its fewest hits on unnamed points.
 
     A depth-first search over which checker moves next with which die; each step is checked
-    by the move generator's own rule (:func:`movegen._destination`).
+    by the move generator's own rule (:func:`movegen.destination`).
     """
     named = {stop for j in journeys for stop in j.stops}
     reached: dict[bytes, int] = {}
@@ -256,11 +256,11 @@ def _play_out(board: np.ndarray, journeys: Sequence[Journey], dice: tuple[int, .
             tried.add((journey, point, next_stop))
             goal = journey.stops[next_stop]
             for die in sorted(set(dice)) if journey.die is None else [journey.die] * (journey.die in dice):
-                target = int(movegen._destination(board, point, die))
+                target = int(movegen.destination(board, point, die))
                 if target < 0 or target < goal or (journey.die is not None and target != goal):
                     continue
                 after = board.copy()
-                hit = movegen._apply_move(after, point, target)
+                hit = movegen.apply_move(after, point, target)
                 rest = list(dice)
                 rest.remove(die)
                 moved = list(where)
