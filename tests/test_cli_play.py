@@ -126,3 +126,10 @@ def test_dice_running_out_stops_the_game() -> None:
     out, (read, write) = scripted(["#1"])
     assert run(Match(1, dice=FixedDice([(3, 1)])), Opponent(first_play), read=read, write=write) == 1
     assert out[-1].startswith("Game stopped:")
+
+
+def test_one_point_match_is_not_post_crawford() -> None:
+    from gammon import GameState
+
+    assert not GameState(match_length=1).post_crawford
+    assert GameState(match_length=5, score=(4, 2)).post_crawford

@@ -130,8 +130,11 @@ class GameState:
 
     @property
     def post_crawford(self) -> bool:
-        """A match game after the Crawford game: a side is 1-away and this is not the Crawford game."""
-        return bool(self.match_length) and not self.crawford and (self.match_length - 1) in self.score
+        """A match game after the Crawford game: a side is 1-away and this is not the Crawford game.
+
+        A 1-point match has neither: every game of it is played without the cube.
+        """
+        return self.match_length > 1 and not self.crawford and (self.match_length - 1) in self.score
 
     def away(self, color: Color) -> int:
         """Points ``color`` still needs to win the match (0 for money)."""

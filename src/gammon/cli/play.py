@@ -372,16 +372,25 @@ def _command(args: argparse.Namespace) -> int:
     if (args.jacoby or args.beavers) and not money:
         raise IllegalActionError("--jacoby and --beavers are money-play rules: use them with --match 0")
     match = Match(args.match, dice=SeededDice(args.seed), jacoby=args.jacoby, beavers=args.beavers)
-    opponent = random_opponent(None if args.seed is None else args.seed + 1)
+    bot_seed = None if args.seed is None else args.seed + 1
+    if args.bot == "random":
+        opponent = random_opponent(bot_seed)
+    else:
+        from ..bots.players import Player
+
+        player = Player.from_name(args.bot, seed=bot_seed or 0)
+        opponent = Opponent(choose=player, name=f"{args.bot} bot")
     return run(match, opponent, plain=args.plain)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("play", help="play backgammon in the terminal against a bot",
-                                   description="Play a game or match against a bot that plays random legal moves.")
+                                   description="Play a game or match in the terminal against a bot (random legal moves by default).")
     parser.add_argument("--match", type=_match_length, default=1, metavar="N",
                         help="match length 1-25, or 0 for money play (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="seed the dice and the bot, for a repeatable game")
+    parser.add_argument("--bot", default="random", metavar="NAME[:PLY]",
+                        help="the opponent: random (default), simple, pubeval, pubeval:1, ... (see gammon hint)")
     parser.add_argument("--plain", action="store_true", help="describe the board in words (for screen readers)")
     parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
     parser.add_argument("--beavers", action="store_true", help="money play: allow beavers")
