@@ -3,7 +3,9 @@
 Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval]
 
 * static evaluations/s -- every child of the corpus positions in one batched
-  ``evaluate_batch`` call per evaluator (best of 3);
+  ``evaluate_batch`` call per evaluator (best of 3), the shipped neural net (``nn``, the
+  bare net without bear-off tables) among them, next to GNU Backgammon's ``evaluate``
+  (one position a call, its 0-ply net) over the corpus positions;
 * decision time -- median wall time of choosing a play at 0, 1 and 2 ply, over the first
   N corpus positions that offer a real choice (more than one distinct result, no checker
   on either bar), next to:
@@ -70,7 +72,14 @@ def median_ms(decide: Callable[[str, np.ndarray, int, int], object], positions: 
 def static_rates(rows: list[tuple[str, int, int]]) -> dict[str, float]:
     boards = np.concatenate([movegen.generate(Position(pid).array(), d1, d2)[0] for pid, d1, d2 in rows])
     rates = {}
-    for evaluator in (PubevalEvaluator(), SimpleEvaluator(), RandomEvaluator()):
+    evaluators = [PubevalEvaluator(), SimpleEvaluator(), RandomEvaluator()]
+    try:
+        from gammon.nn.evaluator import NNEvaluator
+
+        evaluators.append(NNEvaluator())
+    except (ImportError, OSError, ValueError) as error:
+        print(f"  (nn unavailable: {error})")
+    for evaluator in evaluators:
         evaluator.evaluate_batch(boards[:10])
         best = float("inf")
         for _ in range(3):
@@ -78,10 +87,32 @@ def static_rates(rows: list[tuple[str, int, int]]) -> dict[str, float]:
             evaluator.evaluate_batch(boards)
             best = min(best, time.perf_counter() - start)
         rates[evaluator.name] = boards.shape[0] / best
+    gnubg_rate = gnubg_static_rate(rows)
+    if gnubg_rate is not None:
+        rates["gnubg 0-ply"] = gnubg_rate
     print(f"static evaluations/s, batched over {boards.shape[0]:,} boards after a play:")
     for name, rate in rates.items():
-        print(f"  {name:10s} {rate:14,.0f}")
+        print(f"  {name:12s} {rate:14,.0f}")
     return rates
+
+
+def gnubg_static_rate(rows: list[tuple[str, int, int]], repeat: int = 3) -> float | None:
+    """GNU Backgammon's static evaluations per second (``gnubg.evaluate``, 0 ply, cubeless)."""
+    try:
+        import gnubg
+    except ImportError:
+        return None
+    boards = [gnubg.positionfromid(pid) for pid, _, _ in rows]
+    cube = gnubg.cubeinfo()
+    context = gnubg.evalcontext(0, 0, 0, 0, 0.0)
+    gnubg.evaluate(boards[0], cube, context)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for board in boards:
+            gnubg.evaluate(board, cube, context)
+        best = min(best, time.perf_counter() - start)
+    return len(boards) / best
 
 
 def gammon_decider(name: str, ply: int) -> Callable:
@@ -128,6 +159,7 @@ def main() -> None:
     print(f"\nmedian move decision, ms, over {len(positions)} positions with a real choice:")
     engines: dict[str, Callable[[int], Callable | None]] = {
         f"gammon {args.player}": lambda ply: gammon_decider(args.player, ply),
+        "gammon nn": lambda ply: gammon_decider("nn", ply),
         "gnubg": gnubg_decider,
         "bgsage": bgsage_decider,
     }

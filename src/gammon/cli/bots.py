@@ -67,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simple.add_argument("--output", default="simple.json", help="where to write the trained weights")
     simple.add_argument("--calibration-games", type=int, default=20000)
     simple.set_defaults(handler=_train_simple)
+    _register_td(which)
     train.set_defaults(handler=lambda args: (train.print_help(), 2)[1])
 
 
@@ -120,4 +121,105 @@ def _train_simple(args: argparse.Namespace) -> int:
         raise DuelArgumentError(str(error)) from None
     Path(args.output).write_text(weights.to_json() + "\n")
     print(f"{state.iteration} iterations, {len(state.accepted)} accepted; weights written to {args.output}")
+    return 0
+
+
+def _register_td(which: argparse._SubParsersAction) -> None:
+    from ..train.td import Settings
+
+    d = Settings()
+    td = which.add_parser(
+        "td",
+        help="TD(lambda) self-play training of the neural nets",
+        description="TD(lambda) self-play from random weights on every core. Every --eval-every games the net "
+        "plays --eval-games duplicate-dice games against pubeval; OUTPUT gets td.log, learning-curve.png, "
+        "best.npz (the best net so far) and state.npz. Resumable: rerun the same command to continue.",
+    )
+    td.add_argument("--games", type=int, required=True, help="total self-play games to reach")
+    td.add_argument("--output", default="training/td", help="directory for the log, curve and weights")
+    td.add_argument("--state", default=None, help="resumable state file (default OUTPUT/state.npz)")
+    td.add_argument("--snapshots", default=None, help="directory keeping the weights of every evaluation")
+    td.add_argument("--seed", type=int, default=d.seed)
+    td.add_argument("--hidden", type=int, default=d.hidden, help=f"hidden units per net (default {d.hidden})")
+    td.add_argument("--workers", type=int, default=d.workers, help=f"processes (default {d.workers})")
+    td.add_argument("--round-games", type=int, default=d.round_games, help="games per worker between merges")
+    td.add_argument("--alpha", type=float, default=d.alpha, help="initial learning rate")
+    td.add_argument("--alpha-final", type=float, default=d.alpha_final, help="learning-rate floor")
+    td.add_argument("--anneal", type=float, default=d.anneal, help="alpha / (1 + games / ANNEAL)")
+    td.add_argument("--lambda", dest="lam", type=float, default=d.lam, help="trace decay early on")
+    td.add_argument("--lambda-until", type=int, default=d.lam_until, help="games after which lambda is 0")
+    td.add_argument("--eval-every", type=int, default=d.eval_every, help="games between pubeval duels")
+    td.add_argument("--eval-games", type=int, default=d.eval_games, help="games per pubeval duel, even")
+    td.add_argument("--eval-seed", type=int, default=d.eval_seed)
+    td.set_defaults(handler=_train_td)
+
+    ro = which.add_parser(
+        "rollouts",
+        help="refine the net on rolled-out self-play positions",
+        description="Supervised refinement: POSITIONS after-play boards from the net's self-play, each rolled "
+        "out TRIALS times by the net at 0 ply, then EPOCHS of SGD towards the rollout averages. The data "
+        "set is saved chunk by chunk (--data) and reused when the command is rerun.",
+    )
+    ro.add_argument("--weights", required=True, help="the net to refine (.npz)")
+    ro.add_argument("--output", required=True, help="where to write the refined net (.npz)")
+    ro.add_argument("--positions", type=int, default=20000)
+    ro.add_argument("--trials", type=int, default=36, help="rollout games per position")
+    ro.add_argument("--epochs", type=int, default=3)
+    ro.add_argument("--alpha", type=float, default=0.01)
+    ro.add_argument("--seed", type=int, default=1)
+    ro.add_argument("--data", default=None, help="data set file (default OUTPUT with .rollouts.npz)")
+    ro.add_argument("--workers", type=int, default=2)
+    ro.set_defaults(handler=_train_rollouts)
+
+
+def _train_td(args: argparse.Namespace) -> int:
+    from ..train.td import Settings, TrainingStateError, train
+
+    settings = Settings(
+        seed=args.seed,
+        hidden=args.hidden,
+        workers=args.workers,
+        round_games=args.round_games,
+        alpha=args.alpha,
+        alpha_final=args.alpha_final,
+        anneal=args.anneal,
+        lam=args.lam,
+        lam_until=args.lambda_until,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        eval_seed=args.eval_seed,
+    )
+    if args.eval_games < 2 or args.eval_games % 2:
+        raise DuelArgumentError(f"--eval-games {args.eval_games}: an even number >= 2")
+    if args.eval_every % (args.workers * args.round_games):
+        raise DuelArgumentError(
+            f"--eval-every {args.eval_every}: must be a multiple of workers x round games "
+            f"({args.workers * args.round_games})"
+        )
+    command = (
+        f"gammon train td --games {args.games} --seed {args.seed} --hidden {args.hidden} --workers {args.workers} "
+        f"--round-games {args.round_games} --alpha {args.alpha} --alpha-final {args.alpha_final} "
+        f"--anneal {args.anneal:g} --lambda {args.lam} --lambda-until {args.lambda_until} "
+        f"--eval-every {args.eval_every} --eval-games {args.eval_games} --eval-seed {args.eval_seed}"
+    )
+    try:
+        train(args.output, args.games, settings, args.state, True, command, args.snapshots)
+    except TrainingStateError as error:
+        raise DuelArgumentError(str(error)) from None
+    print(f"done: {args.games} games; best weights in {Path(args.output) / 'best.npz'}")
+    return 0
+
+
+def _train_rollouts(args: argparse.Namespace) -> int:
+    from ..nn.network import NetworkFileError
+    from ..train.rollouts import train
+
+    if args.positions < 1 or args.trials < 1 or args.epochs < 0:
+        raise DuelArgumentError("--positions and --trials must be >= 1, --epochs >= 0")
+    try:
+        train(args.weights, args.output, args.positions, args.trials, args.epochs, args.alpha, args.seed,
+              args.data, args.workers)
+    except NetworkFileError as error:
+        raise DuelArgumentError(str(error)) from None
+    print(f"refined net written to {args.output}")
     return 0

@@ -1,0 +1,64 @@
+"""The neural net as a bots :class:`~gammon.bots.Evaluator`, and the shipped weights.
+
+``Player.from_name("nn")`` loads the weights in ``gammon/data/nn.npz`` (or the file named by
+the ``GAMMON_NN_WEIGHTS`` environment variable) and hands the bear-off to the exact tables
+when they are available, through :class:`~gammon.bots.CompositeEvaluator`.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..bots.evaluator import CompositeEvaluator, Evaluator, load_bearoff
+from ..bots.players import register_evaluator
+from .network import Network, NetworkFileError
+
+#: Where the shipped weights live inside the package.
+SHIPPED = "nn.npz"
+ENVIRONMENT = "GAMMON_NN_WEIGHTS"
+
+
+def default_weights_path() -> Path:
+    """The weights ``nn`` loads: ``$GAMMON_NN_WEIGHTS`` if set, else the package's own."""
+    override = os.environ.get(ENVIRONMENT)
+    if override:
+        return Path(override)
+    return Path(str(resources.files("gammon.data").joinpath(SHIPPED)))
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> Network:
+    return Network.load(path)
+
+
+def load_network(path: str | Path | None = None) -> Network:
+    """The network of a weights file (default: :func:`default_weights_path`), cached per path."""
+    return _load(str(path if path is not None else default_weights_path()))
+
+
+class NNEvaluator(Evaluator):
+    """Scores boards after a play with the contact or race net, batched over all of them."""
+
+    name = "nn"
+
+    def __init__(self, network: Network | None = None) -> None:
+        self.network = network if network is not None else load_network()
+
+    def _evaluate(self, boards: np.ndarray) -> np.ndarray:
+        return self.network.evaluate(boards)
+
+
+def nn_evaluator(path: str | Path | None = None, bearoff: bool = True) -> Evaluator:
+    """The ``nn`` player's evaluator: the net, with the exact bear-off tables where they cover."""
+    base = NNEvaluator(load_network(path))
+    return CompositeEvaluator(base, load_bearoff()) if bearoff else base
+
+
+register_evaluator("nn", nn_evaluator)
+
+__all__ = ["NNEvaluator", "NetworkFileError", "default_weights_path", "load_network", "nn_evaluator"]

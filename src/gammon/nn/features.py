@@ -1,0 +1,266 @@
+"""The network's inputs: TD-Gammon's raw board encoding plus the expert features that matter.
+
+A board is encoded as it is evaluated: a kernel board *after a play*, seen from the side
+that just moved (positive checkers), with the opponent (negative checkers) now on roll.
+Both sides get the same :data:`SIDE_INPUTS` inputs, each read from its own side's view
+(:func:`gammon.movegen.flip_board`), first the side that just moved, then the side on roll:
+
+* per point 1-24, four units: 1 checker or more, 2 or more, 3 or more, (n - 3) / 2 beyond
+  three (Tesauro's encoding: a blot, a made point, a spare, the rest);
+* the bar (n / 2) and the checkers borne off (n / 15);
+* expert features, scaled to about [0, 1]: pip count, checkers back (in the opponent's
+  home board or on the bar), home-board points, the longest prime, advanced anchors,
+  blots, the escapes of the rearmost checker past the opponent's points, and the number
+  of rolls (out of 36) with which this side hits an opposing blot. The side on roll's
+  shots are the classic "hitting shots" feature; the other side's measure its threats.
+
+Everything is compiled; :func:`encode` writes into a caller's row so a batch or a game
+loop allocates nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Inputs per side: 24 x 4 point units, bar, off, then the expert features below.
+POINT_UNITS = 96
+BAR, OFF, PIPS, BACK, HOME_POINTS, PRIME, ANCHORS, BLOTS, ESCAPES, SHOTS = range(96, 106)
+SIDE_INPUTS = 106
+INPUTS = 2 * SIDE_INPUTS
+#: Bumped whenever the encoding changes, so old weight files are refused instead of misread.
+FEATURES_VERSION = 1
+
+
+@njit(cache=True, inline="always")
+def _blocked(view, point):
+    return view[point] <= -2
+
+
+@njit(cache=True)
+def _hits_with(view, d1, d2):
+    """Whether the side of ``view`` (positive) can hit an opposing blot with the roll d1-d2.
+
+    An approximation of the rules good enough for a feature: checkers on the bar must
+    enter first (with one on the bar, 6-3 can enter with the 3 and hit with the 6 from
+    anywhere); combination shots need an open intermediate point.
+    """
+    bar = view[25]
+    if bar > 0:
+        if d1 == d2:
+            t = 25 - d1
+            if _blocked(view, t):
+                return False
+            if view[t] == -1:
+                return True
+            steps = 4 - bar
+            if steps <= 0:
+                return False
+            p = t
+            for _ in range(steps):
+                p -= d1
+                if p < 1 or _blocked(view, p):
+                    break
+                if view[p] == -1:
+                    return True
+            for s in range(1, 25):
+                if view[s] > 0:
+                    p = s
+                    for _ in range(steps):
+                        p -= d1
+                        if p < 1 or _blocked(view, p):
+                            break
+                        if view[p] == -1:
+                            return True
+            return False
+        for order in range(2):
+            e = d1 if order == 0 else d2
+            o = d2 if order == 0 else d1
+            t = 25 - e
+            if _blocked(view, t):
+                continue
+            if view[t] == -1:
+                return True
+            if bar >= 2:
+                continue
+            if t - o >= 1 and view[t - o] == -1:
+                return True
+            for s in range(o + 1, 25):
+                if view[s] > 0 and view[s - o] == -1:
+                    return True
+        return False
+    for s in range(1, 25):
+        if view[s] <= 0:
+            continue
+        if d1 == d2:
+            p = s
+            for _ in range(4):
+                p -= d1
+                if p < 1 or _blocked(view, p):
+                    break
+                if view[p] == -1:
+                    return True
+        else:
+            a = s - d1
+            b = s - d2
+            if a >= 1 and view[a] == -1:
+                return True
+            if b >= 1 and view[b] == -1:
+                return True
+            c = s - d1 - d2
+            if c >= 1 and view[c] == -1 and (view[a] >= 0 or view[b] >= 0):
+                return True
+    return False
+
+
+@njit(cache=True)
+def shots(view):
+    """Rolls out of 36 with which the side of ``view`` hits at least one opposing blot."""
+    any_blot = False
+    for p in range(1, 25):
+        if view[p] == -1:
+            any_blot = True
+            break
+    if not any_blot:
+        return 0
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            if _hits_with(view, d1, d2):
+                count += 1 if d1 == d2 else 2
+    return count
+
+
+@njit(cache=True)
+def _reaches_past(view, s, limit, d1, d2):
+    """Whether a checker on ``s`` can land below ``limit`` with d1-d2 (open landing points only)."""
+    if d1 == d2:
+        p = s
+        for _ in range(4):
+            p -= d1
+            if p < 1:
+                return True
+            if _blocked(view, p):
+                return False
+            if p < limit:
+                return True
+        return False
+    for order in range(2):
+        first = d1 if order == 0 else d2
+        second = d2 if order == 0 else d1
+        a = s - first
+        if a < 1:
+            return True
+        if _blocked(view, a):
+            continue
+        if a < limit:
+            return True
+        b = a - second
+        if b < 1 or (b < limit and not _blocked(view, b)):
+            return True
+    return False
+
+
+@njit(cache=True)
+def escapes(view):
+    """Rolls out of 36 that carry the rearmost checker past the opponent's points in front of it.
+
+    The points that count are the opponent's made points up to 12 pips ahead; with none,
+    the checker is free (36). A checker behind a 5-point prime escapes with few rolls.
+    """
+    rear = 0
+    for p in range(25, 0, -1):
+        if view[p] > 0:
+            rear = p
+            break
+    if rear == 0:
+        return 36
+    limit = 0
+    for p in range(max(1, rear - 12), rear):
+        if _blocked(view, p):
+            limit = p
+            break
+    if limit == 0:
+        return 36
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            if _reaches_past(view, rear, limit, d1, d2):
+                count += 1 if d1 == d2 else 2
+    return count
+
+
+@njit(cache=True)
+def _encode_side(view, out, base):
+    """The inputs of the side that is positive in ``view``, into ``out[base:base + SIDE_INPUTS]``."""
+    pips = 0
+    on_board = 0
+    back = 0
+    home = 0
+    anchors = 0
+    blots = 0
+    run = 0
+    prime = 0
+    for p in range(1, 25):
+        n = view[p]
+        k = base + 4 * (p - 1)
+        if n > 0:
+            on_board += n
+            pips += n * p
+            out[k] = 1.0
+            if n >= 2:
+                out[k + 1] = 1.0
+                run += 1
+                if run > prime:
+                    prime = run
+                if p <= 6:
+                    home += 1
+                elif p >= 19:
+                    anchors += 1
+            else:
+                out[k + 1] = 0.0
+                run = 0
+                blots += 1
+            out[k + 2] = 1.0 if n >= 3 else 0.0
+            out[k + 3] = (n - 3) / 2.0 if n > 3 else 0.0
+            if p >= 19:
+                back += n
+        else:
+            run = 0
+            out[k] = 0.0
+            out[k + 1] = 0.0
+            out[k + 2] = 0.0
+            out[k + 3] = 0.0
+    bar = view[25]
+    pips += 25 * bar
+    back += bar
+    off = 15 - on_board - bar
+    out[base + BAR] = bar / 2.0
+    out[base + OFF] = off / 15.0
+    out[base + PIPS] = pips / 167.0
+    out[base + BACK] = back / 5.0
+    out[base + HOME_POINTS] = home / 6.0
+    out[base + PRIME] = prime / 6.0
+    out[base + ANCHORS] = anchors / 2.0
+    out[base + BLOTS] = blots / 5.0
+    out[base + ESCAPES] = escapes(view) / 36.0
+    out[base + SHOTS] = shots(view) / 36.0
+
+
+@njit(cache=True)
+def encode(board, out):
+    """Fill ``out`` (:data:`INPUTS` floats) with the inputs of one board after a play."""
+    _encode_side(board, out, 0)
+    flipped = np.empty(26, np.int8)
+    for i in range(26):
+        flipped[i] = -board[25 - i]
+    _encode_side(flipped, out, SIDE_INPUTS)
+
+
+@njit(cache=True)
+def encode_batch(boards):
+    """The inputs of many boards, ``(N, INPUTS)``."""
+    out = np.empty((boards.shape[0], INPUTS))
+    for i in range(boards.shape[0]):
+        encode(boards[i], out[i])
+    return out

@@ -1,0 +1,180 @@
+"""The networks' weights, their file format and the compiled forward pass.
+
+A :class:`Network` holds one sigmoid MLP per position class (:data:`CONTACT_NET` for
+positions where the checkers can still meet, :data:`RACE_NET` once contact is broken),
+each with one hidden layer and five sigmoid outputs: win, win gammon, win backgammon,
+lose gammon, lose backgammon, cumulative as in :mod:`gammon.bots.probabilities`. The raw
+outputs need not be consistent; :func:`consistent` clips them (a gammon never exceeds a
+win, a backgammon never a gammon) before anyone sees them.
+
+Files are ``.npz`` archives: the weight arrays plus ``meta``, a JSON header with the format
+version, the feature encoding's version and the shapes, so a stale or foreign file is
+refused with :class:`NetworkFileError` instead of being misread.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ..bots.evaluator import CONTACT, board_class
+from ..errors import GammonError
+from .features import FEATURES_VERSION, INPUTS, encode
+
+FORMAT = "gammon-nn"
+FORMAT_VERSION = 1
+CONTACT_NET, RACE_NET = 0, 1
+NETS = 2
+OUTPUTS = 5
+_ARRAYS = ("w1", "b1", "w2", "b2")
+
+
+class NetworkFileError(GammonError, ValueError):
+    """A weights file that is missing, corrupt, or made for another format or encoding."""
+
+
+@njit(cache=True, inline="always")
+def net_of(board):
+    """Which net scores ``board``: the contact net while the checkers can still meet."""
+    return CONTACT_NET if board_class(board) == CONTACT else RACE_NET
+
+
+@njit(cache=True)
+def forward(w1, b1, w2, b2, k, x, hidden, out):
+    """Raw outputs of net ``k`` for inputs ``x``; skips zero inputs (most of the board units)."""
+    h_count = hidden.shape[0]
+    for j in range(h_count):
+        hidden[j] = b1[k, j]
+    for i in range(x.shape[0]):
+        v = x[i]
+        if v != 0.0:
+            for j in range(h_count):
+                hidden[j] += v * w1[k, i, j]
+    for j in range(h_count):
+        hidden[j] = 1.0 / (1.0 + np.exp(-hidden[j]))
+    for o in range(OUTPUTS):
+        z = b2[k, o]
+        for j in range(h_count):
+            z += hidden[j] * w2[k, j, o]
+        out[o] = 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True, inline="always")
+def consistent(raw, out):
+    """Clip raw outputs to cumulative probabilities: bg <= gammon <= win (and likewise for losses)."""
+    win = min(max(raw[0], 0.0), 1.0)
+    out[0] = win
+    out[1] = min(raw[1], win)
+    out[2] = min(raw[2], out[1])
+    out[3] = min(raw[3], 1.0 - win)
+    out[4] = min(raw[4], out[3])
+
+
+@njit(cache=True)
+def evaluate_boards(w1, b1, w2, b2, boards):
+    """Consistent probabilities ``(N, 5)`` of boards still in play, each by its class's net."""
+    count = boards.shape[0]
+    out = np.empty((count, OUTPUTS))
+    x = np.zeros(w1.shape[1])
+    hidden = np.empty(w1.shape[2])
+    raw = np.empty(OUTPUTS)
+    for i in range(count):
+        encode(boards[i], x)
+        forward(w1, b1, w2, b2, net_of(boards[i]), x, hidden, raw)
+        consistent(raw, out[i])
+    return out
+
+
+@dataclass
+class Network:
+    """Weights of the contact and race nets, plus free-form metadata (how they were trained)."""
+
+    w1: np.ndarray  # (NETS, INPUTS, hidden)
+    b1: np.ndarray  # (NETS, hidden)
+    w2: np.ndarray  # (NETS, hidden, 5)
+    b2: np.ndarray  # (NETS, 5)
+    meta: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[2])
+
+    @classmethod
+    def random(cls, hidden: int = 96, seed: int = 0, scale: float = 0.1) -> Network:
+        """Small uniform random weights: the start of TD training, reproducible from ``seed``."""
+        rng = np.random.default_rng([seed, hidden])
+        return cls(
+            rng.uniform(-scale, scale, (NETS, INPUTS, hidden)),
+            rng.uniform(-scale, scale, (NETS, hidden)),
+            rng.uniform(-scale, scale, (NETS, hidden, OUTPUTS)),
+            rng.uniform(-scale, scale, (NETS, OUTPUTS)),
+        )
+
+    def copy(self) -> Network:
+        return Network(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(), dict(self.meta))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.w1, self.b1, self.w2, self.b2
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        """Probabilities ``(N, 5)`` of boards after a play (games not over), for the side that moved."""
+        return evaluate_boards(self.w1, self.b1, self.w2, self.b2, np.ascontiguousarray(boards, np.int8))
+
+    def header(self) -> dict[str, object]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "features_version": FEATURES_VERSION,
+            "inputs": INPUTS,
+            "hidden": self.hidden,
+            "nets": NETS,
+            "meta": self.meta,
+        }
+
+    def save(self, path: str | Path, dtype: type = np.float32) -> None:
+        """Write an ``.npz`` (float32 by default: half the size, no loss of play strength)."""
+        path = Path(path)
+        buffer = io.BytesIO()
+        arrays = {name: getattr(self, name).astype(dtype) for name in _ARRAYS}
+        np.savez_compressed(buffer, meta=np.array(json.dumps(self.header())), **arrays)
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_bytes(buffer.getvalue())
+        os.replace(temporary, path)
+
+    @classmethod
+    def load(cls, source: str | Path | io.BytesIO) -> Network:
+        """Read a weights file; :class:`NetworkFileError` says what is wrong with a bad one."""
+        name = str(source) if not isinstance(source, io.BytesIO) else "<bytes>"
+        try:
+            with np.load(source, allow_pickle=False) as data:
+                header = json.loads(str(data["meta"]))
+                arrays = {key: np.asarray(data[key], np.float64) for key in _ARRAYS}
+        except FileNotFoundError:
+            raise NetworkFileError(f"{name}: no such weights file") from None
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+            raise NetworkFileError(f"{name}: not a gammon weights file ({error})") from None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise NetworkFileError(f"{name}: not a gammon weights file (format {header.get('format')!r})")
+        if header.get("version") != FORMAT_VERSION:
+            raise NetworkFileError(f"{name}: file format version {header.get('version')}, expected {FORMAT_VERSION}")
+        if header.get("features_version") != FEATURES_VERSION or header.get("inputs") != INPUTS:
+            raise NetworkFileError(
+                f"{name}: made for feature encoding v{header.get('features_version')} with {header.get('inputs')} "
+                f"inputs, this gammon uses v{FEATURES_VERSION} with {INPUTS}"
+            )
+        hidden = int(header.get("hidden", -1))
+        shapes = {"w1": (NETS, INPUTS, hidden), "b1": (NETS, hidden), "w2": (NETS, hidden, OUTPUTS), "b2": (NETS, OUTPUTS)}
+        for key, shape in shapes.items():
+            if arrays[key].shape != shape:
+                raise NetworkFileError(f"{name}: {key} has shape {arrays[key].shape}, expected {shape}")
+            if not np.isfinite(arrays[key]).all():
+                raise NetworkFileError(f"{name}: {key} holds non-finite weights")
+        meta = header.get("meta", {})
+        return cls(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"], meta if isinstance(meta, dict) else {})

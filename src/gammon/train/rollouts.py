@@ -1,0 +1,184 @@
+"""Supervised refinement: positions from self-play, targets from rollouts by the current net.
+
+TD learns each position's value from the net's own estimate one play later; a rollout
+plays the position out to the end many times instead, so its average is a less biased
+target. The positions are the after-play boards of self-play games (each kept with
+probability ``keep``); each is rolled out ``trials`` times at 0 ply by the net itself
+(trial ``t`` of position ``i`` takes dice stream ``(seed, i * trials + t)``, the first
+roll being the opponent's, who is on roll), and the net is then fitted to the averages by
+a few epochs of stochastic gradient descent in a seeded order. The data set is written
+to disk chunk by chunk, so a long job can stop and resume.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .. import movegen
+from ..bots.dice import next_roll, opening_roll, stream_state
+from ..bots.evaluator import finished_probabilities
+from ..nn.features import INPUTS, encode
+from ..nn.network import OUTPUTS, Network, net_of
+from .td import MAX_TURNS, OPENING, _choose, _flip, _step
+
+#: Positions per chunk of the data set (one task of a worker, one save).
+CHUNK = 200
+
+
+@njit(cache=True)
+def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
+    """``count`` after-play boards from self-play games starting at ``first_game``; each kept with ``keep``."""
+    children = np.empty((movegen.MAX_PLAYS, 26), np.int8)
+    moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
+    counts = np.empty(movegen.MAX_PLAYS, np.int8)
+    hashes = np.empty(movegen.MAX_PLAYS, np.int64)
+    x = np.zeros(INPUTS)
+    hidden = np.empty(w1.shape[2])
+    raw = np.empty(OUTPUTS)
+    probs = np.empty(OUTPUTS)
+    out = np.empty((count, 26), np.int8)
+    found = 0
+    game = first_game
+    while found < count:
+        state = stream_state(seed, game)
+        choice = stream_state(seed + 1, game)  # a second stream decides which positions to keep
+        board = OPENING.copy()
+        d1, d2 = opening_roll(state)
+        for _ in range(MAX_TURNS):
+            n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+            child = children[_choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs)]
+            if finished_probabilities(child, probs):
+                break
+            a1, a2 = next_roll(choice)
+            c1, c2 = next_roll(choice)
+            u = (((a1 - 1) * 6 + (a2 - 1)) * 36 + (c1 - 1) * 6 + (c2 - 1)) / 1296.0
+            if u < keep and found < count:
+                out[found] = child
+                found += 1
+            board = movegen.flip_board(child)
+            d1, d2 = next_roll(state)
+        game += 1
+    return out
+
+
+@njit(cache=True)
+def rollout(w1, b1, w2, b2, boards, seed, first, trials):
+    """Mean outcome ``(N, 5)`` of ``trials`` games from each board, for the side that just moved."""
+    children = np.empty((movegen.MAX_PLAYS, 26), np.int8)
+    moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
+    counts = np.empty(movegen.MAX_PLAYS, np.int8)
+    hashes = np.empty(movegen.MAX_PLAYS, np.int64)
+    x = np.zeros(INPUTS)
+    hidden = np.empty(w1.shape[2])
+    raw = np.empty(OUTPUTS)
+    probs = np.empty(OUTPUTS)
+    result = np.empty(OUTPUTS)
+    seen = np.empty(OUTPUTS)
+    out = np.zeros((boards.shape[0], OUTPUTS))
+    for i in range(boards.shape[0]):
+        for t in range(trials):
+            state = stream_state(seed, (first + i) * trials + t)
+            board = movegen.flip_board(boards[i])
+            ours = False  # the opponent is on roll
+            for _ in range(MAX_TURNS):
+                d1, d2 = next_roll(state)
+                n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+                child = children[_choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs)]
+                if finished_probabilities(child, result):
+                    if ours:
+                        seen[:] = result
+                    else:
+                        _flip(result, seen)
+                    for o in range(OUTPUTS):
+                        out[i, o] += seen[o] / trials
+                    break
+                board = movegen.flip_board(child)
+                ours = not ours
+    return out
+
+
+@njit(cache=True)
+def fit(w1, b1, w2, b2, boards, targets, order, alpha):
+    """One epoch of SGD over ``boards`` in ``order``; returns the mean squared error before each step."""
+    x = np.zeros(INPUTS)
+    hidden = np.empty(w1.shape[2])
+    raw = np.empty(OUTPUTS)
+    delta = np.empty(w1.shape[2])
+    total = 0.0
+    for i in order:
+        encode(boards[i], x)
+        _step(w1, b1, w2, b2, net_of(boards[i]), x, targets[i], alpha, hidden, raw, delta)
+        for o in range(OUTPUTS):
+            total += (targets[i, o] - raw[o]) ** 2
+    return total / max(1, order.shape[0])
+
+
+def _chunk_task(task: tuple) -> tuple[int, np.ndarray, np.ndarray]:
+    arrays, seed, index, trials, keep = task
+    boards = sample_positions(*arrays, seed, index * 1_000_000, CHUNK, keep)
+    targets = rollout(*arrays, boards, seed + 2, index * CHUNK, trials)
+    return index, boards, targets
+
+
+def build_dataset(network: Network, path: Path, positions: int, trials: int, seed: int, keep: float = 0.1,
+                  workers: int = 2, progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Rolled-out positions, resumed from ``path`` (an ``.npz`` rewritten after every chunk)."""
+    boards = np.empty((0, 26), np.int8)
+    targets = np.empty((0, OUTPUTS))
+    if path.exists():
+        with np.load(path) as data:
+            boards, targets = data["boards"], data["targets"]
+    chunks = math.ceil(positions / CHUNK)
+    todo = list(range(boards.shape[0] // CHUNK, chunks))
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=chunks * CHUNK, initial=boards.shape[0], unit="pos", desc="rollouts")
+    tasks = [(network.arrays(), seed, i, trials, keep) for i in todo]
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    try:
+        with context.Pool(workers) as pool:
+            for _, b, t in pool.imap(_chunk_task, tasks):  # in order: the file grows chunk by chunk
+                boards = np.concatenate([boards, b])
+                targets = np.concatenate([targets, t])
+                temporary = path.with_name(path.name + ".tmp.npz")
+                np.savez(temporary, boards=boards, targets=targets)
+                temporary.replace(path)
+                if bar is not None:
+                    bar.update(b.shape[0])
+    finally:
+        if bar is not None:
+            bar.close()
+    return boards[:positions], targets[:positions]
+
+
+def train(weights: str | Path, output: str | Path, positions: int, trials: int, epochs: int, alpha: float,
+          seed: int = 1, data: str | Path | None = None, workers: int = 2, progress: bool = True) -> Network:
+    """Refine the net in ``weights`` on rolled-out self-play positions; writes ``output``."""
+    network = Network.load(weights)
+    data_path = Path(data) if data else Path(output).with_suffix(".rollouts.npz")
+    boards, targets = build_dataset(network, data_path, positions, trials, seed, workers=workers, progress=progress)
+    w1, b1, w2, b2 = (a.copy() for a in network.arrays())
+    rng = np.random.default_rng(seed)
+    errors = []
+    for _ in range(epochs):
+        errors.append(float(fit(w1, b1, w2, b2, boards, targets, rng.permutation(boards.shape[0]), alpha)))
+    refined = Network(w1, b1, w2, b2, dict(network.meta))
+    refined.meta["refined"] = {
+        "trainer": "gammon train rollouts",
+        "from": str(weights),
+        "positions": int(boards.shape[0]),
+        "trials": trials,
+        "epochs": epochs,
+        "alpha": alpha,
+        "seed": seed,
+        "mse_by_epoch": errors,
+    }
+    refined.save(output)
+    return refined
