@@ -715,15 +715,8 @@ def _replayed(board: np.ndarray, moves: Iterable[Move]) -> list[Move]:
 
 
 def _win_kind(position: Position, winner: Color) -> WinKind:
-    loser = winner.other
-    if position.borne_off(loser):
-        return WinKind.SINGLE
-    checkers = position.checkers(loser)
-    # Backgammon: a loser's checker still on the bar or in the winner's home board (the
-    # loser's 19- to 24-points).
-    if checkers[24] or any(checkers[18:24]):
-        return WinKind.BACKGAMMON
-    return WinKind.GAMMON
+    board = position.array() if position.turn == winner else position.flip().array()
+    return WinKind(movegen.win_kind(board))
 
 
 def _name(color: Color) -> str:

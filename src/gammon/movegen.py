@@ -398,6 +398,63 @@ def generate_batch(boards, dice):
     return offsets, all_boards[:total], all_moves[:total], all_counts[:total]
 
 
+#: Position classes of :func:`board_class` (``PositionClass`` for kernel boards).
+OVER, BEAROFF, RACE, CONTACT = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def board_class(board):
+    """OVER, BEAROFF (no contact, every checker home), RACE or CONTACT, for one board.
+
+    Contact lasts while some opponent checker is still behind one of the mover's: the
+    mover's rearmost checker (25 = bar) against the opponent's (0 = its bar), both in the
+    mover's numbering.
+    """
+    mover = 0
+    opponent = 0
+    mover_back = 0
+    opponent_back = 25
+    for point in range(26):
+        n = board[point]
+        if n > 0:
+            mover += n
+            if point > mover_back:
+                mover_back = point
+        elif n < 0:
+            opponent -= n
+            if point < opponent_back:
+                opponent_back = point
+    if mover == 0 or opponent == 0:
+        return OVER
+    if opponent_back < mover_back:
+        return CONTACT
+    if mover_back <= 6 and opponent_back >= 19:
+        return BEAROFF
+    return RACE
+
+
+@njit(cache=True)
+def win_kind(board):
+    """How the mover has won: 0 not (yet), 1 single, 2 gammon, 3 backgammon.
+
+    The loser with no checker off loses a gammon; with one still on the bar or in the
+    winner's home board, a backgammon.
+    """
+    opponent = 0
+    for point in range(26):
+        if board[point] > 0:
+            return 0
+        opponent -= board[point]
+    if opponent < 15:
+        return 1
+    if board[OPPONENT_BAR] < 0:
+        return 3
+    for point in range(1, 7):
+        if board[point] < 0:
+            return 3
+    return 2
+
+
 @njit(cache=True)
 def flip_board(board):
     """The same board seen from the other side: the one place where perspective flips."""

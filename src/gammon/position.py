@@ -47,6 +47,13 @@ class PositionClass(enum.Enum):
     CONTACT = "contact"  #: checkers can still be hit
 
 
+_CLASSES = {
+    movegen.OVER: PositionClass.OVER,
+    movegen.BEAROFF: PositionClass.BEAROFF,
+    movegen.RACE: PositionClass.RACE,
+    movegen.CONTACT: PositionClass.CONTACT,
+}
+
 _STARTING_CHECKERS = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
@@ -167,18 +174,7 @@ class Position:
         return self.pip_count(self._turn), self.pip_count(self._turn.other)
 
     def classify(self) -> PositionClass:
-        b = self._board
-        if self.borne_off(Color.WHITE) == CHECKERS or self.borne_off(Color.BLACK) == CHECKERS:
-            return PositionClass.OVER
-        # The mover's rearmost checker against the opponent's rearmost, both in the mover's
-        # numbering: contact while some opponent checker is still behind one of ours.
-        mover_back = max((p for p in range(1, 26) if b[p] > 0), default=0)
-        opponent_back = min((p for p in range(0, 25) if b[p] < 0), default=25)
-        if opponent_back < mover_back:
-            return PositionClass.CONTACT
-        if mover_back <= 6 and (opponent_back >= 19):
-            return PositionClass.BEAROFF
-        return PositionClass.RACE
+        return _CLASSES[movegen.board_class(self.array())]
 
     def winner(self) -> Color | None:
         """The side that has borne off all 15 checkers, if any."""

@@ -25,34 +25,10 @@ from ..errors import GammonError
 from ..position import Position
 from .probabilities import Probabilities, flip_probabilities
 
-#: Position classes of :func:`board_classes` (a kernel-level mirror of ``PositionClass``).
-OVER, BEAROFF, RACE, CONTACT = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def board_class(board):
-    """OVER, BEAROFF (no contact, every checker home), RACE or CONTACT, for one kernel board."""
-    mover = 0
-    opponent = 0
-    mover_back = 0  # the mover's rearmost checker, in its numbering (25 = bar)
-    opponent_back = 25  # the opponent's rearmost, in the mover's numbering (0 = its bar)
-    for point in range(26):
-        n = board[point]
-        if n > 0:
-            mover += n
-            if point > mover_back:
-                mover_back = point
-        elif n < 0:
-            opponent -= n
-            if point < opponent_back:
-                opponent_back = point
-    if mover == 0 or opponent == 0:
-        return OVER
-    if opponent_back < mover_back:
-        return CONTACT
-    if mover_back <= 6 and opponent_back >= 19:
-        return BEAROFF
-    return RACE
+# The position classes and the scoring of finished games are rules: the kernel holds them.
+OVER, BEAROFF, RACE, CONTACT = movegen.OVER, movegen.BEAROFF, movegen.RACE, movegen.CONTACT
+board_class = movegen.board_class
+win_kind = movegen.win_kind
 
 
 @njit(cache=True)
@@ -65,40 +41,20 @@ def board_classes(boards):
 
 @njit(cache=True)
 def finished_probabilities(board, out):
-    """Exact probabilities of a finished game, for the mover; False when the game goes on.
-
-    The winner's score depends on the loser: no checker off is a gammon, and a checker
-    still on the bar or in the winner's home board makes it a backgammon.
-    """
-    mover = 0
-    opponent = 0
-    for point in range(26):
-        if board[point] > 0:
-            mover += board[point]
-        else:
-            opponent -= board[point]
-    if mover != 0 and opponent != 0:
-        return False
+    """Exact probabilities of a finished game, for the mover; False when the game goes on."""
+    kind = win_kind(board)
+    if kind == 0:
+        kind = -win_kind(movegen.flip_board(board))
+        if kind == 0:
+            return False
     out[:] = 0.0
-    if mover == 0:  # the mover has borne off everything: it won
+    if kind > 0:  # the mover has borne off everything: it won
         out[0] = 1.0
-        if opponent == 15:
-            out[1] = 1.0
-            backgammon = board[0] < 0
-            for point in range(1, 7):
-                if board[point] < 0:
-                    backgammon = True
-            if backgammon:
-                out[2] = 1.0
+        out[1] = 1.0 if kind >= 2 else 0.0
+        out[2] = 1.0 if kind == 3 else 0.0
     else:  # the opponent has (only reachable when a caller hands in such a board)
-        if mover == 15:
-            out[3] = 1.0
-            backgammon = board[25] > 0
-            for point in range(19, 25):
-                if board[point] > 0:
-                    backgammon = True
-            if backgammon:
-                out[4] = 1.0
+        out[3] = 1.0 if kind <= -2 else 0.0
+        out[4] = 1.0 if kind == -3 else 0.0
     return True
 
 
