@@ -98,7 +98,6 @@ def test_parse_player() -> None:
     [
         ("", "expected NAME"),
         ("gnubg", "unknown player 'gnubg'"),
-        ("nn:1", "not available yet"),
         ("pubeval:9", "ply must be 0-3"),
         ("pubeval:1:2", "two plies"),
         ("pubeval:beginner:advanced", "two levels"),
