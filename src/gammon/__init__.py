@@ -6,6 +6,8 @@ The public API is re-exported here, as python-chess does: ``from gammon import P
 from .dice import DiceSource, FixedDice, ManualDice, SeededDice
 from .errors import (
     AmbiguousPlayError,
+    BearoffCoverageError,
+    BearoffTableError,
     CubeActionError,
     DiceError,
     GammonError,
@@ -31,6 +33,8 @@ __all__ = [
     "ActionKind",
     "AmbiguousPlayError",
     "BLACK",
+    "BearoffCoverageError",
+    "BearoffTableError",
     "Color",
     "CubeActionError",
     "DiceError",

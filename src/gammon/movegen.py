@@ -30,9 +30,23 @@ MAX_PLAYS = 4096
 
 
 @njit(cache=True, inline="always")
-def destination(board, source, die):
+def occupied_points(board):
+    """Bitmask of the points (and bar, bit 25) holding the mover's checkers."""
+    mask = 0
+    for point in range(1, 26):
+        if board[point] > 0:
+            mask |= 1 << point
+    return mask
+
+
+_HOME_MASK = (1 << 7) - 1  # bits 0-6: off and the home points
+
+
+@njit(cache=True, inline="always")
+def destination_in(board, occupied, source, die):
     """Where a checker from ``source`` lands with ``die``, or -1 when that move is illegal.
 
+    ``occupied`` is the bitmask of the mover's occupied points (:func:`occupied_points`).
     Bearing off is allowed only with every checker home (points 1-6); a die larger than
     needed bears off only from the highest occupied point (6-3 with the last checkers on
     the 4- and 2-points: the 6 bears off from the 4-point, not from the 2-point).
@@ -44,15 +58,19 @@ def destination(board, source, die):
     target = source - die
     if target >= 1:
         return target if board[target] >= -1 else -1
-    for point in range(7, 26):
-        if board[point] > 0:
-            return -1
+    if occupied >> 7:
+        return -1  # a checker outside the home board
     if target == 0:
         return 0
-    for point in range(source + 1, 7):
-        if board[point] > 0:
-            return -1
+    if (occupied & _HOME_MASK) >> (source + 1):
+        return -1  # a larger die bears off only from the highest point
     return 0
+
+
+@njit(cache=True, inline="always")
+def destination(board, source, die):
+    """:func:`destination_in` for callers that have no occupied-points mask at hand."""
+    return destination_in(board, occupied_points(board), source, die)
 
 
 @njit(cache=True, inline="always")
@@ -89,16 +107,6 @@ def _highest(mask):
     if upper:
         return 13 + _HIGHEST_BIT[upper]
     return _HIGHEST_BIT[mask]
-
-
-@njit(cache=True, inline="always")
-def _occupied(board):
-    """Bitmask of the points (and bar, bit 25) holding the mover's checkers."""
-    mask = 0
-    for point in range(1, 26):
-        if board[point] > 0:
-            mask |= 1 << point
-    return mask
 
 
 @njit(cache=True, inline="always")
@@ -200,13 +208,13 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
     deepest = 0
     work = board.copy()
     h0 = board_hash(work)
-    m0 = _occupied(work)
+    m0 = occupied_points(work)
     any1 = False
     left1 = m0
     while left1:
         s1 = _highest(left1)
         left1 &= ~(1 << s1)
-        t1 = destination(work, s1, die)
+        t1 = destination_in(work, m0, s1, die)
         if t1 < 0:
             continue
         any1 = True
@@ -220,7 +228,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
         while left2:
             s2 = _highest(left2)
             left2 &= ~(1 << s2)
-            t2 = destination(work, s2, die)
+            t2 = destination_in(work, m1, s2, die)
             if t2 < 0:
                 continue
             any2 = True
@@ -234,7 +242,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
             while left3:
                 s3 = _highest(left3)
                 left3 &= ~(1 << s3)
-                t3 = destination(work, s3, die)
+                t3 = destination_in(work, m2, s3, die)
                 if t3 < 0:
                     continue
                 any3 = True
@@ -248,7 +256,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
                 while left4:
                     s4 = _highest(left4)
                     left4 &= ~(1 << s4)
-                    t4 = destination(work, s4, die)
+                    t4 = destination_in(work, m3, s4, die)
                     if t4 < 0:
                         continue
                     any4 = True
@@ -279,7 +287,7 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
     deepest = 0
     work = board.copy()
     h0 = board_hash(work)
-    m0 = _occupied(work)
+    m0 = occupied_points(work)
     for order in range(2):
         first = d1 if order == 0 else d2
         second = d2 if order == 0 else d1
@@ -287,18 +295,19 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
         while left1:
             s1 = _highest(left1)
             left1 &= ~(1 << s1)
-            t1 = destination(work, s1, first)
+            t1 = destination_in(work, m0, s1, first)
             if t1 < 0:
                 continue
             hit1, h1 = _make(work, s1, t1, h0)
             moves[0, 0] = s1
             moves[0, 1] = t1
             moves[0, 2] = hit1
-            left2 = _after(m0, work, s1, t1)
+            m1 = _after(m0, work, s1, t1)
+            left2 = m1
             while left2:
                 s2 = _highest(left2)
                 left2 &= ~(1 << s2)
-                t2 = destination(work, s2, second)
+                t2 = destination_in(work, m1, s2, second)
                 if t2 < 0:
                     continue
                 hit2, h2 = _make(work, s2, t2, h1)
@@ -318,7 +327,7 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
         while left1:
             s1 = _highest(left1)
             left1 &= ~(1 << s1)
-            t1 = destination(work, s1, die)
+            t1 = destination_in(work, m0, s1, die)
             if t1 < 0:
                 continue
             hit1, h1 = _make(work, s1, t1, h0)

@@ -63,12 +63,11 @@ def _below(binomial, points, total):
 def rank_counts(binomial, counts, points):
     """Index of the counts on points 1..``points`` (``counts[0]`` is the ace point)."""
     index = np.int64(0)
-    above = 0
-    for p in range(points):
-        above += counts[p]
-    for i in range(points):
-        index += _below(binomial, points - i, above)
-        above -= counts[i]
+    above = 0  # checkers above point i, summed from the top down in one pass
+    for i in range(points - 1, -1, -1):
+        above += counts[i]
+        if above:
+            index += binomial[points - i + above - 1, points - i]
     return index
 
 
@@ -77,11 +76,10 @@ def rank_board(binomial, board, points):
     """Index of the mover's checkers on a kernel board (points 1..``points`` of ``board``)."""
     index = np.int64(0)
     above = 0
-    for p in range(1, points + 1):
-        above += board[p]
-    for i in range(points):
-        index += _below(binomial, points - i, above)
-        above -= board[i + 1]
+    for i in range(points - 1, -1, -1):
+        above += board[i + 1]
+        if above:
+            index += binomial[points - i + above - 1, points - i]
     return index
 
 
