@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bearoff_tables import bearoff_cache  # noqa: F401  (session fixture)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +37,7 @@ EQUITY = 2e-4
 
 
 @pytest.fixture(scope="module")
-def tables(bearoff_cache: Path) -> tuple[OneSidedTable, TwoSidedTable]:  # noqa: F811
+def tables(bearoff_cache: Path) -> tuple[OneSidedTable, TwoSidedTable]:
     return defaults.onesided(), defaults.twosided()
 
 
@@ -293,7 +292,7 @@ def test_truncated_and_foreign_files_are_errors(small_table: Path, tmp_path: Pat
         OneSidedTable(wrong)
 
 
-def test_damaged_cached_table_is_rebuilt(bearoff_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+def test_damaged_cached_table_is_rebuilt(bearoff_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = bearoff_cache / twosided.table_name(6)
     good = path.read_bytes()
     damaged = bytearray(good)

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from bearoff_tables import bearoff_cache  # noqa: F401  (session fixture)
 
 from gammon import Position
 from gammon.bearoff import onesided
