@@ -21,3 +21,4 @@ bench: install
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) bench/movegen.py
 	$(PY) bench/engine.py
+	$(PY) bench/bearoff.py
