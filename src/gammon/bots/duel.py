@@ -32,12 +32,8 @@ _OPENING = Position().array()
 
 
 def game_points(board: np.ndarray) -> int:
-    """What the side that just moved scores when it has borne off its last checker: 1, 2 or 3."""
-    opponent = -int(board[board < 0].sum())
-    if opponent < 15:
-        return 1
-    backgammon = board[0] < 0 or bool((board[1:7] < 0).any())
-    return 3 if backgammon else 2
+    """What the side that just moved has won: 0 (game on), 1, 2 or 3 (:func:`movegen.win_kind`)."""
+    return int(movegen.win_kind(board))
 
 
 def play_game(first: Player, second: Player, seed: int, game: int) -> int:
@@ -49,8 +45,8 @@ def play_game(first: Player, second: Player, seed: int, game: int) -> int:
     seat = 0
     for _ in range(MAX_TURNS):
         child = seats[seat].choose_board(board, d1, d2)
-        if not (child[1:] > 0).any():
-            points = game_points(child)
+        points = game_points(child)
+        if points:
             return points if seat == 0 else -points
         board = movegen.flip_board(child)
         seat = 1 - seat

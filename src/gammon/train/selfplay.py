@@ -45,21 +45,6 @@ def _score(kind, weights, child, race):
 
 
 @njit(cache=True)
-def _game_points(board):
-    """Points the side that just moved (and won, having no checkers left) scores."""
-    opponent = 0
-    backgammon = board[0] < 0
-    for point in range(0, 26):
-        if board[point] < 0:
-            opponent -= board[point]
-            if 1 <= point <= 6:
-                backgammon = True
-    if opponent < 15:
-        return 1
-    return 3 if backgammon else 2
-
-
-@njit(cache=True)
 def play_game(kinds, weights, seed, game, samples):
     """Play one game, seat 0 moving first; returns (seat 0's points, samples recorded).
 
@@ -116,7 +101,7 @@ def play_game(kinds, weights, seed, game, samples):
             samples[recorded, 8] = theirs - mine
             recorded += 1
         if best_score >= 1e200:
-            points = _game_points(child)
+            points = movegen.win_kind(child)
             return (points if seat == 0 else -points), recorded
         board = movegen.flip_board(child)
         seat = 1 - seat
