@@ -33,7 +33,11 @@ def test_opening_features() -> None:
     x = encode_batch(OPENING[None, :])[0]
     assert x.shape == (INPUTS,)
     # The opening is symmetric: both sides read the same inputs.
-    np.testing.assert_array_equal(x[:SIDE_INPUTS], x[SIDE_INPUTS:])
+    np.testing.assert_array_equal(x[:SIDE_INPUTS], x[SIDE_INPUTS : 2 * SIDE_INPUTS])
+    extras = x[2 * SIDE_INPUTS :].reshape(2, features.SIDE_EXTRAS)
+    np.testing.assert_array_equal(extras[0], extras[1])
+    assert extras[0, features.BREAK_CONTACT] == pytest.approx(1.52)  # 167 pips less 1 for each checker
+    assert extras[0, features.ENTER] == pytest.approx(1 / 36)  # one point (the 6-point) closed
     units = x[: features.POINT_UNITS].reshape(24, 4)
     np.testing.assert_array_equal(units[5], [1, 1, 1, 1])  # 5 on the 6-point: (5 - 3) / 2
     np.testing.assert_array_equal(units[7], [1, 1, 1, 0])  # 3 on the 8-point
@@ -56,6 +60,26 @@ def test_shots_count_the_classic_numbers() -> None:
     # Two on the bar, a blot on the 22-point: the 11 threes enter on it; 1-1 enters both
     # and walks one checker on to it; 2-1 must enter both checkers and cannot.
     assert features.shots(_view({25: 2, 22: -1})) == 12
+
+
+def test_double_shots_and_pip_loss() -> None:
+    # A checker on our 24-point, opposing blots 3 and 9 pips away (on our 21- and 15-points).
+    view = _view({24: 1, 21: -1, 15: -1})
+    count, double, loss = features.attack(view)
+    # The near blot: 11 rolls with a 3, 2-1 and 1-1 (14); the far one adds only 5-4 (2).
+    assert count == features.shots(view) == 16
+    assert double == 3  # 6-3 and 3-3 reach both
+    assert loss == 14 * 21 + 2 * 15  # a hit costs the farther-travelled blot's pips
+
+
+def test_version_one_nets_read_a_prefix() -> None:
+    old = Network.random(8, seed=6, features=1)
+    assert old.w1.shape[1] == 2 * SIDE_INPUTS and old.features_version == 1
+    boards = movegen.generate(OPENING, 5, 2)[0]
+    trimmed = np.zeros((2, INPUTS, 8))
+    trimmed[:, : 2 * SIDE_INPUTS] = old.w1
+    padded = Network(trimmed, old.b1, old.w2, old.b2)
+    np.testing.assert_allclose(old.evaluate(boards), padded.evaluate(boards), atol=1e-12)
 
 
 def test_escapes_behind_a_prime() -> None:

@@ -57,3 +57,14 @@ def test_rollouts_refinement(tmp_path) -> None:
     refined = Network.load(tmp_path / "r.npz")
     assert refined.meta["refined"]["positions"] == 10
     assert not np.array_equal(refined.w1.astype(np.float32), start.w1.astype(np.float32))
+
+
+def test_second_phase_starts_from_given_weights(tmp_path) -> None:
+    first = train(tmp_path / "a", 4, TINY, progress=False)
+    second = Settings(**{**TINY.__dict__, "alpha": 0.01, "init": str(tmp_path / "a" / "state.npz")})
+    after = train(tmp_path / "b", 2, second, progress=False)
+    assert np.abs(after.w1 - first.w1).max() < 0.05  # small steps away from phase 1's weights
+    assert not np.array_equal(after.w1, first.w1)
+    wrong = Settings(**{**second.__dict__, "hidden": 5})
+    with pytest.raises(TrainingStateError, match="hidden units"):
+        train(tmp_path / "c", 2, wrong, progress=False)

@@ -151,6 +151,8 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     td.add_argument("--eval-every", type=int, default=d.eval_every, help="games between pubeval duels")
     td.add_argument("--eval-games", type=int, default=d.eval_games, help="games per pubeval duel, even")
     td.add_argument("--eval-seed", type=int, default=d.eval_seed)
+    td.add_argument("--features", type=int, default=d.features, help=f"input encoding version (default {d.features})")
+    td.add_argument("--init", default="", help="start from these weights (.npz) instead of random ones")
     td.set_defaults(handler=_train_td)
 
     ro = which.add_parser(
@@ -188,9 +190,15 @@ def _train_td(args: argparse.Namespace) -> int:
         eval_every=args.eval_every,
         eval_games=args.eval_games,
         eval_seed=args.eval_seed,
+        init=args.init,
+        features=args.features,
     )
     if args.eval_games < 2 or args.eval_games % 2:
         raise DuelArgumentError(f"--eval-games {args.eval_games}: an even number >= 2")
+    from ..nn.features import VERSION_INPUTS
+
+    if args.features not in VERSION_INPUTS:
+        raise DuelArgumentError(f"--features {args.features}: one of {', '.join(map(str, VERSION_INPUTS))}")
     if args.eval_every % (args.workers * args.round_games):
         raise DuelArgumentError(
             f"--eval-every {args.eval_every}: must be a multiple of workers x round games "
@@ -200,7 +208,9 @@ def _train_td(args: argparse.Namespace) -> int:
         f"gammon train td --games {args.games} --seed {args.seed} --hidden {args.hidden} --workers {args.workers} "
         f"--round-games {args.round_games} --alpha {args.alpha} --alpha-final {args.alpha_final} "
         f"--anneal {args.anneal:g} --lambda {args.lam} --lambda-until {args.lambda_until} "
-        f"--eval-every {args.eval_every} --eval-games {args.eval_games} --eval-seed {args.eval_seed}"
+        f"--eval-every {args.eval_every} --eval-games {args.eval_games} --eval-seed {args.eval_seed} "
+        f"--features {args.features}"
+        + (f" --init {args.init}" if args.init else "")
     )
     try:
         train(args.output, args.games, settings, args.state, True, command, args.snapshots)

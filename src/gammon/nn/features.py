@@ -12,7 +12,10 @@ Both sides get the same :data:`SIDE_INPUTS` inputs, each read from its own side'
   home board or on the bar), home-board points, the longest prime, advanced anchors,
   blots, the escapes of the rearmost checker past the opponent's points, and the number
   of rolls (out of 36) with which this side hits an opposing blot. The side on roll's
-  shots are the classic "hitting shots" feature; the other side's measure its threats.
+  shots are the classic "hitting shots" feature; the other side's measure its threats;
+* (version 2, after both sides' inputs above) double shots, the pips a hit costs on
+  average, how hard it is to enter against the opponent's home board, and the pips this
+  side must still move to get past the opponent's rearmost checker (break contact).
 
 Everything is compiled; :func:`encode` writes into a caller's row so a batch or a game
 loop allocates nothing.
@@ -27,9 +30,15 @@ from numba import njit
 POINT_UNITS = 96
 BAR, OFF, PIPS, BACK, HOME_POINTS, PRIME, ANCHORS, BLOTS, ESCAPES, SHOTS = range(96, 106)
 SIDE_INPUTS = 106
-INPUTS = 2 * SIDE_INPUTS
-#: Bumped whenever the encoding changes, so old weight files are refused instead of misread.
-FEATURES_VERSION = 1
+#: Version 2 appends, for each side, four more features after both sides' first 106:
+#: double shots, pip loss, the opponent's home-board strength and the pips to break contact.
+DOUBLE_SHOTS, PIP_LOSS, ENTER, BREAK_CONTACT = range(4)
+SIDE_EXTRAS = 4
+#: Inputs of each encoding version; a version-1 net reads the first 212 (a prefix of version 2).
+VERSION_INPUTS = {1: 2 * SIDE_INPUTS, 2: 2 * SIDE_INPUTS + 2 * SIDE_EXTRAS}
+#: The newest encoding, what :func:`encode` writes and new nets use.
+FEATURES_VERSION = 2
+INPUTS = VERSION_INPUTS[FEATURES_VERSION]
 
 
 @njit(cache=True, inline="always")
@@ -37,32 +46,39 @@ def _blocked(view, point):
     return view[point] <= -2
 
 
+@njit(cache=True, inline="always")
+def _hit(view, point, mask):
+    """``mask`` with ``point`` added when an opposing blot stands there."""
+    if 1 <= point <= 24 and view[point] == -1:
+        return mask | (np.int64(1) << point)
+    return mask
+
+
 @njit(cache=True)
-def _hits_with(view, d1, d2):
-    """Whether the side of ``view`` (positive) can hit an opposing blot with the roll d1-d2.
+def _hit_mask(view, d1, d2):
+    """The opposing blots (bitmask of points) the side of ``view`` (positive) can hit with d1-d2.
 
     An approximation of the rules good enough for a feature: checkers on the bar must
     enter first (with one on the bar, 6-3 can enter with the 3 and hit with the 6 from
     anywhere); combination shots need an open intermediate point.
     """
+    mask = np.int64(0)
     bar = view[25]
     if bar > 0:
         if d1 == d2:
             t = 25 - d1
             if _blocked(view, t):
-                return False
-            if view[t] == -1:
-                return True
+                return mask
+            mask = _hit(view, t, mask)
             steps = 4 - bar
             if steps <= 0:
-                return False
+                return mask
             p = t
             for _ in range(steps):
                 p -= d1
                 if p < 1 or _blocked(view, p):
                     break
-                if view[p] == -1:
-                    return True
+                mask = _hit(view, p, mask)
             for s in range(1, 25):
                 if view[s] > 0:
                     p = s
@@ -70,25 +86,22 @@ def _hits_with(view, d1, d2):
                         p -= d1
                         if p < 1 or _blocked(view, p):
                             break
-                        if view[p] == -1:
-                            return True
-            return False
+                        mask = _hit(view, p, mask)
+            return mask
         for order in range(2):
             e = d1 if order == 0 else d2
             o = d2 if order == 0 else d1
             t = 25 - e
             if _blocked(view, t):
                 continue
-            if view[t] == -1:
-                return True
+            mask = _hit(view, t, mask)
             if bar >= 2:
                 continue
-            if t - o >= 1 and view[t - o] == -1:
-                return True
+            mask = _hit(view, t - o, mask)
             for s in range(o + 1, 25):
-                if view[s] > 0 and view[s - o] == -1:
-                    return True
-        return False
+                if view[s] > 0:
+                    mask = _hit(view, s - o, mask)
+        return mask
     for s in range(1, 25):
         if view[s] <= 0:
             continue
@@ -98,37 +111,59 @@ def _hits_with(view, d1, d2):
                 p -= d1
                 if p < 1 or _blocked(view, p):
                     break
-                if view[p] == -1:
-                    return True
+                mask = _hit(view, p, mask)
         else:
             a = s - d1
             b = s - d2
-            if a >= 1 and view[a] == -1:
-                return True
-            if b >= 1 and view[b] == -1:
-                return True
+            mask = _hit(view, a, mask)
+            mask = _hit(view, b, mask)
             c = s - d1 - d2
-            if c >= 1 and view[c] == -1 and (view[a] >= 0 or view[b] >= 0):
-                return True
-    return False
+            if c >= 1 and (not _blocked(view, a) or not _blocked(view, b)):
+                mask = _hit(view, c, mask)
+    return mask
 
 
 @njit(cache=True)
-def shots(view):
-    """Rolls out of 36 with which the side of ``view`` hits at least one opposing blot."""
+def attack(view):
+    """(shots, double shots, pip loss x 36) of the side of ``view`` against the opposing blots.
+
+    Shots are the rolls (of 36) that hit at least one blot, double shots those that can
+    reach two (an approximation: any two blots within reach), and the pip loss sums, over
+    the rolls, what the hit blot farthest from home loses (one on our 20-point: 20 pips).
+    """
+    count = 0
+    double = 0
+    loss = 0
     any_blot = False
     for p in range(1, 25):
         if view[p] == -1:
             any_blot = True
             break
     if not any_blot:
-        return 0
-    count = 0
+        return 0, 0, 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            if _hits_with(view, d1, d2):
-                count += 1 if d1 == d2 else 2
-    return count
+            mask = _hit_mask(view, d1, d2)
+            if mask == 0:
+                continue
+            weight = 1 if d1 == d2 else 2
+            count += weight
+            top = 0
+            hits = 0
+            for p in range(1, 25):
+                if mask & (np.int64(1) << p):
+                    hits += 1
+                    top = p
+            if hits >= 2:
+                double += weight
+            loss += weight * top
+    return count, double, loss
+
+
+@njit(cache=True)
+def shots(view):
+    """Rolls out of 36 with which the side of ``view`` hits at least one opposing blot."""
+    return attack(view)[0]
 
 
 @njit(cache=True)
@@ -191,7 +226,7 @@ def escapes(view):
 
 
 @njit(cache=True)
-def _encode_side(view, out, base):
+def _encode_side(view, out, base, extras):
     """The inputs of the side that is positive in ``view``, into ``out[base:base + SIDE_INPUTS]``."""
     pips = 0
     on_board = 0
@@ -244,17 +279,36 @@ def _encode_side(view, out, base):
     out[base + ANCHORS] = anchors / 2.0
     out[base + BLOTS] = blots / 5.0
     out[base + ESCAPES] = escapes(view) / 36.0
-    out[base + SHOTS] = shots(view) / 36.0
+    count, double, loss = attack(view)
+    out[base + SHOTS] = count / 36.0
+    out[extras + DOUBLE_SHOTS] = double / 36.0
+    out[extras + PIP_LOSS] = loss / (36.0 * 12.0)
+    closed = 0
+    for p in range(19, 25):
+        if view[p] <= -2:
+            closed += 1
+    out[extras + ENTER] = closed * closed / 36.0
+    # The opponent's rearmost checker, in this side's numbering (its bar is point 0).
+    rearmost = 25
+    for p in range(0, 25):
+        if view[p] < 0:
+            rearmost = p
+            break
+    behind = 0
+    for p in range(rearmost + 1, 26):
+        if view[p] > 0:
+            behind += view[p] * (p - rearmost)
+    out[extras + BREAK_CONTACT] = behind / 100.0
 
 
 @njit(cache=True)
 def encode(board, out):
     """Fill ``out`` (:data:`INPUTS` floats) with the inputs of one board after a play."""
-    _encode_side(board, out, 0)
+    _encode_side(board, out, 0, 2 * SIDE_INPUTS)
     flipped = np.empty(26, np.int8)
     for i in range(26):
         flipped[i] = -board[25 - i]
-    _encode_side(flipped, out, SIDE_INPUTS)
+    _encode_side(flipped, out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS)
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ from numba import njit
 
 from ..bots.evaluator import CONTACT, board_class
 from ..errors import GammonError
-from .features import FEATURES_VERSION, INPUTS, encode
+from .features import FEATURES_VERSION, INPUTS, VERSION_INPUTS, encode
 
 FORMAT = "gammon-nn"
 FORMAT_VERSION = 1
@@ -48,11 +48,14 @@ def net_of(board):
 
 @njit(cache=True)
 def forward(w1, b1, w2, b2, k, x, hidden, out):
-    """Raw outputs of net ``k`` for inputs ``x``; skips zero inputs (most of the board units)."""
+    """Raw outputs of net ``k`` for inputs ``x``; skips zero inputs (most of the board units).
+
+    A net made for an older encoding reads the prefix of ``x`` it knows.
+    """
     h_count = hidden.shape[0]
     for j in range(h_count):
         hidden[j] = b1[k, j]
-    for i in range(x.shape[0]):
+    for i in range(w1.shape[1]):
         v = x[i]
         if v != 0.0:
             for j in range(h_count):
@@ -82,7 +85,7 @@ def evaluate_boards(w1, b1, w2, b2, boards):
     """Consistent probabilities ``(N, 5)`` of boards still in play, each by its class's net."""
     count = boards.shape[0]
     out = np.empty((count, OUTPUTS))
-    x = np.zeros(w1.shape[1])
+    x = np.zeros(INPUTS)
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
     for i in range(count):
@@ -96,7 +99,7 @@ def evaluate_boards(w1, b1, w2, b2, boards):
 class Network:
     """Weights of the contact and race nets, plus free-form metadata (how they were trained)."""
 
-    w1: np.ndarray  # (NETS, INPUTS, hidden)
+    w1: np.ndarray  # (NETS, inputs of its encoding version, hidden)
     b1: np.ndarray  # (NETS, hidden)
     w2: np.ndarray  # (NETS, hidden, 5)
     b2: np.ndarray  # (NETS, 5)
@@ -106,12 +109,19 @@ class Network:
     def hidden(self) -> int:
         return int(self.w1.shape[2])
 
+    @property
+    def features_version(self) -> int:
+        for version, inputs in VERSION_INPUTS.items():
+            if inputs == self.w1.shape[1]:
+                return version
+        raise NetworkFileError(f"no feature encoding has {self.w1.shape[1]} inputs")
+
     @classmethod
-    def random(cls, hidden: int = 96, seed: int = 0, scale: float = 0.1) -> Network:
+    def random(cls, hidden: int = 96, seed: int = 0, scale: float = 0.1, features: int = FEATURES_VERSION) -> Network:
         """Small uniform random weights: the start of TD training, reproducible from ``seed``."""
         rng = np.random.default_rng([seed, hidden])
         return cls(
-            rng.uniform(-scale, scale, (NETS, INPUTS, hidden)),
+            rng.uniform(-scale, scale, (NETS, VERSION_INPUTS[features], hidden)),
             rng.uniform(-scale, scale, (NETS, hidden)),
             rng.uniform(-scale, scale, (NETS, hidden, OUTPUTS)),
             rng.uniform(-scale, scale, (NETS, OUTPUTS)),
@@ -131,8 +141,8 @@ class Network:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
-            "features_version": FEATURES_VERSION,
-            "inputs": INPUTS,
+            "features_version": self.features_version,
+            "inputs": int(self.w1.shape[1]),
             "hidden": self.hidden,
             "nets": NETS,
             "meta": self.meta,
@@ -164,13 +174,15 @@ class Network:
             raise NetworkFileError(f"{name}: not a gammon weights file (format {header.get('format')!r})")
         if header.get("version") != FORMAT_VERSION:
             raise NetworkFileError(f"{name}: file format version {header.get('version')}, expected {FORMAT_VERSION}")
-        if header.get("features_version") != FEATURES_VERSION or header.get("inputs") != INPUTS:
+        version = header.get("features_version")
+        inputs = VERSION_INPUTS.get(version) if isinstance(version, int) else None
+        if inputs is None or header.get("inputs") != inputs:
             raise NetworkFileError(
-                f"{name}: made for feature encoding v{header.get('features_version')} with {header.get('inputs')} "
-                f"inputs, this gammon uses v{FEATURES_VERSION} with {INPUTS}"
+                f"{name}: made for feature encoding v{version} with {header.get('inputs')} inputs; this gammon "
+                f"reads {', '.join(f'v{v} ({n} inputs)' for v, n in VERSION_INPUTS.items())}"
             )
         hidden = int(header.get("hidden", -1))
-        shapes = {"w1": (NETS, INPUTS, hidden), "b1": (NETS, hidden), "w2": (NETS, hidden, OUTPUTS), "b2": (NETS, OUTPUTS)}
+        shapes = {"w1": (NETS, inputs, hidden), "b1": (NETS, hidden), "w2": (NETS, hidden, OUTPUTS), "b2": (NETS, OUTPUTS)}
         for key, shape in shapes.items():
             if arrays[key].shape != shape:
                 raise NetworkFileError(f"{name}: {key} has shape {arrays[key].shape}, expected {shape}")

@@ -38,7 +38,7 @@ from .. import movegen
 from ..bots.dice import next_roll, opening_roll, stream_state
 from ..bots.evaluator import CONTACT, OVER, board_class, finished_probabilities
 from ..bots.pubeval import pubeval_score
-from ..nn.features import INPUTS, encode
+from ..nn.features import FEATURES_VERSION, INPUTS, encode
 from ..nn.network import OUTPUTS, Network, consistent, forward, net_of
 from ..position import Position
 from .selfplay import pubeval_block
@@ -99,7 +99,7 @@ def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden):
     for j in range(h_count):
         delta_hidden[j] *= hidden[j] * (1.0 - hidden[j])
         b1[k, j] += alpha * delta_hidden[j]
-    for i in range(x.shape[0]):
+    for i in range(w1.shape[1]):
         v = x[i]
         if v != 0.0:
             a = alpha * v
@@ -254,6 +254,10 @@ class Settings:
     eval_every: int = 5000
     eval_games: int = 1000
     eval_seed: int = 7
+    #: The input encoding (:data:`gammon.nn.features.VERSION_INPUTS`).
+    features: int = FEATURES_VERSION
+    #: Weights to start from instead of random ones (a second phase with another schedule).
+    init: str = ""
 
     def alpha_at(self, games: int) -> float:
         """Learning rate after ``games`` games: alpha / (1 + games / anneal), floored at alpha_final."""
@@ -357,7 +361,7 @@ def train(
     seconds = 0.0
     if state_file.exists():
         network = Network.load(state_file)
-        saved = Settings(**network.meta["settings"])  # type: ignore[arg-type]
+        saved = Settings(**{"features": 1, **network.meta["settings"]})  # type: ignore[dict-item]
         if saved != settings:
             raise TrainingStateError(
                 f"{state_file} holds a run with settings {asdict(saved)}, not {asdict(settings)}: "
@@ -367,8 +371,16 @@ def train(
         history = list(network.meta.get("history", []))  # type: ignore[arg-type]
         best = float(network.meta.get("best", -math.inf))  # type: ignore[arg-type]
         seconds = float(network.meta.get("seconds", 0.0))  # type: ignore[arg-type]
+    elif settings.init:
+        network = Network.load(settings.init)
+        if (network.hidden, network.features_version) != (settings.hidden, settings.features):
+            raise TrainingStateError(
+                f"{settings.init} has {network.hidden} hidden units and feature encoding v{network.features_version}, "
+                f"not {settings.hidden} and v{settings.features}"
+            )
+        network.meta = {}
     else:
-        network = Network.random(settings.hidden, settings.seed)
+        network = Network.random(settings.hidden, settings.seed, features=settings.features)
     bar = None
     if progress:
         from tqdm import tqdm
