@@ -168,7 +168,7 @@ def test_compiled_duel_matches_python_duel() -> None:
 
 def test_shipped_net_plays_legal_plays() -> None:
     net = load_network()
-    assert net.meta.get("trainer") == "gammon train td"
+    assert str(net.meta.get("trainer")).startswith("gammon train")
     player = Player.from_name("nn")
     legal = {tuple(map(tuple, m[:c])) for m, c in zip(*movegen.generate(OPENING, 3, 1)[1:])}
     board = player.choose_board(OPENING, 3, 1)

@@ -68,3 +68,15 @@ def test_second_phase_starts_from_given_weights(tmp_path) -> None:
     wrong = Settings(**{**second.__dict__, "hidden": 5})
     with pytest.raises(TrainingStateError, match="hidden units"):
         train(tmp_path / "c", 2, wrong, progress=False)
+
+
+def test_average_of_snapshots(tmp_path) -> None:
+    a, b = Network.random(4, seed=1), Network.random(4, seed=2)
+    a.save(tmp_path / "a.npz", dtype=np.float64)
+    b.save(tmp_path / "b.npz", dtype=np.float64)
+    assert main(["train", "average", str(tmp_path / "a.npz"), str(tmp_path / "b.npz"), "--output", str(tmp_path / "m.npz")]) == 0
+    mean = Network.load(tmp_path / "m.npz")
+    np.testing.assert_allclose(mean.w1, (a.w1 + b.w1) / 2, atol=1e-6)
+    assert mean.meta["averaged"] == ["a.npz", "b.npz"]
+    Network.random(5, seed=3).save(tmp_path / "c.npz")
+    assert main(["train", "average", str(tmp_path / "a.npz"), str(tmp_path / "c.npz"), "--output", str(tmp_path / "x.npz")]) == 1

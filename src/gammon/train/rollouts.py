@@ -13,7 +13,6 @@ to disk chunk by chunk, so a long job can stop and resume.
 from __future__ import annotations
 
 import math
-import multiprocessing
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +23,7 @@ from ..bots.dice import next_roll, opening_roll, stream_state
 from ..bots.evaluator import finished_probabilities
 from ..nn.features import INPUTS, encode
 from ..nn.network import OUTPUTS, Network, net_of
-from .td import MAX_TURNS, OPENING, _choose, _flip, _step
+from .td import MAX_TURNS, OPENING, _choose, _flip, _step, worker_pool
 
 #: Positions per chunk of the data set (one task of a worker, one save).
 CHUNK = 200
@@ -141,9 +140,8 @@ def build_dataset(network: Network, path: Path, positions: int, trials: int, see
 
         bar = tqdm(total=chunks * CHUNK, initial=boards.shape[0], unit="pos", desc="rollouts")
     tasks = [(network.arrays(), seed, i, trials, keep) for i in todo]
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     try:
-        with context.Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             for _, b, t in pool.imap(_chunk_task, tasks):  # in order: the file grows chunk by chunk
                 boards = np.concatenate([boards, b])
                 targets = np.concatenate([targets, t])

@@ -297,6 +297,30 @@ def ci95(points: np.ndarray) -> tuple[float, float]:
     return mean - half, mean + half
 
 
+class _InlinePool:
+    """The part of a process pool the trainers use, run in this process (one worker: no fork)."""
+
+    def map(self, function, tasks):  # type: ignore[no-untyped-def]
+        return [function(task) for task in tasks]
+
+    def imap(self, function, tasks):  # type: ignore[no-untyped-def]
+        return (function(task) for task in tasks)
+
+    def __enter__(self) -> _InlinePool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def worker_pool(workers: int):  # type: ignore[no-untyped-def]
+    """A fork pool of ``workers`` processes, or the in-process stand-in for one worker."""
+    if workers <= 1:
+        return _InlinePool()
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None).Pool(workers)
+
+
 class TrainingStateError(ValueError):
     """A state file whose settings differ from the command line's: resuming would mix two runs."""
 
@@ -386,15 +410,13 @@ def train(
         from tqdm import tqdm
 
         bar = tqdm(total=games, initial=min(done, games), unit="game", desc="train td", smoothing=0.05)
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     workers = settings.workers
     per_round = workers * settings.round_games
     saved = done
     # A plain `kill` should stop a run as cleanly as Ctrl-C: keep the last whole round.
     previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
     try:
-        with context.Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             while done < games:
                 start = time.perf_counter()
                 alpha = settings.alpha_at(done)
@@ -471,3 +493,16 @@ def _terminate(signum: int, frame: object) -> None:
 
 def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
+
+
+def average(paths: list[str | Path]) -> Network:
+    """The mean of several snapshots of one run (weight averaging smooths out the noise that
+    a still-large learning rate leaves in any single snapshot)."""
+    if not paths:
+        raise ValueError("average needs at least one weights file")
+    nets = [Network.load(p) for p in paths]
+    shapes = {tuple(a.shape for a in n.arrays()) for n in nets}
+    if len(shapes) != 1:
+        raise ValueError(f"cannot average nets of different shapes: {sorted(shapes)}")
+    arrays = [np.mean([n.arrays()[i] for n in nets], axis=0) for i in range(4)]
+    return Network(*arrays, meta={"trainer": "gammon train average", "averaged": [Path(p).name for p in paths]})
