@@ -151,6 +151,7 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     td.add_argument("--eval-every", type=int, default=d.eval_every, help="games between pubeval duels")
     td.add_argument("--eval-games", type=int, default=d.eval_games, help="games per pubeval duel, even")
     td.add_argument("--eval-seed", type=int, default=d.eval_seed)
+    td.add_argument("--merge", choices=("mean", "sum"), default=d.merge, help="how workers' results combine")
     td.add_argument("--features", type=int, default=d.features, help=f"input encoding version (default {d.features})")
     td.add_argument("--init", default="", help="start from these weights (.npz) instead of random ones")
     td.set_defaults(handler=_train_td)
@@ -203,6 +204,7 @@ def _train_td(args: argparse.Namespace) -> int:
         eval_seed=args.eval_seed,
         init=args.init,
         features=args.features,
+        merge=args.merge,
     )
     if args.eval_games < 2 or args.eval_games % 2:
         raise DuelArgumentError(f"--eval-games {args.eval_games}: an even number >= 2")
@@ -220,7 +222,7 @@ def _train_td(args: argparse.Namespace) -> int:
         f"--round-games {args.round_games} --alpha {args.alpha} --alpha-final {args.alpha_final} "
         f"--anneal {args.anneal:g} --lambda {args.lam} --lambda-until {args.lambda_until} "
         f"--eval-every {args.eval_every} --eval-games {args.eval_games} --eval-seed {args.eval_seed} "
-        f"--features {args.features}"
+        f"--features {args.features} --merge {args.merge}"
         + (f" --init {args.init}" if args.init else "")
     )
     try:

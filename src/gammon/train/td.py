@@ -9,8 +9,9 @@ of carrying eligibility traces makes an update cost a few hundred multiplication
 non-zero input rather than a pass over every weight per move.
 
 Both cores: each round, ``workers`` processes play ``round_games`` games each from the
-same weights, and the weights move by the sum of their changes (as if the games had been
-played one after the other, with slightly stale weights; small rounds keep that close). Game ``g`` of a run uses
+same weights, and the new weights are the mean of theirs. (Summing their changes instead
+looks like twice the progress but overshoots: every worker corrects the overall level of
+the values alike, so the sum swings it back and forth round after round.) Game ``g`` of a run uses
 dice stream ``(seed, g)``, so a run (and a resumed run) depends only on its settings.
 
 Every ``eval_every`` games the net plays ``eval_games`` duplicate-dice games against
@@ -258,6 +259,10 @@ class Settings:
     features: int = FEATURES_VERSION
     #: Weights to start from instead of random ones (a second phase with another schedule).
     init: str = ""
+    #: How a round's results combine: "mean" of the workers' weights, or "sum" of their changes.
+    #: "sum" overshoots whatever every worker corrects alike (the overall level of the values
+    #: swings round by round), so it is kept only to reproduce runs made with it.
+    merge: str = "mean"
 
     def alpha_at(self, games: int) -> float:
         """Learning rate after ``games`` games: alpha / (1 + games / anneal), floored at alpha_final."""
@@ -385,7 +390,8 @@ def train(
     seconds = 0.0
     if state_file.exists():
         network = Network.load(state_file)
-        saved = Settings(**{"features": 1, **network.meta["settings"]})  # type: ignore[dict-item]
+        # Runs saved before these settings existed used the v1 encoding and summed changes.
+        saved = Settings(**{"features": 1, "merge": "sum", **network.meta["settings"]})  # type: ignore[dict-item]
         if saved != settings:
             raise TrainingStateError(
                 f"{state_file} holds a run with settings {asdict(saved)}, not {asdict(settings)}: "
@@ -427,7 +433,10 @@ def train(
                 ]
                 results = pool.map(_train_task, tasks)
                 old = network.arrays()
-                arrays = [old[i] + sum(r[i] - old[i] for r in results) for i in range(4)]
+                if settings.merge == "sum":
+                    arrays = [old[i] + sum(r[i] - old[i] for r in results) for i in range(4)]
+                else:
+                    arrays = [np.mean([r[i] for r in results], axis=0) for i in range(4)]
                 network = Network(*arrays, meta=network.meta)
                 turns = sum(r[4] for r in results)
                 done += per_round
