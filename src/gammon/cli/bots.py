@@ -12,7 +12,7 @@ from ..errors import GammonError
 from .positions import read_dice, read_state
 
 PLAYER_HELP = (
-    "NAME[:PLY][:LEVEL]: NAME one of {names} (nn once built), PLY 0-3, LEVEL one of {levels}"
+    "NAME[:PLY][:LEVEL]: NAME one of {names}, PLY 0-3, LEVEL one of {levels}"
 )
 
 
