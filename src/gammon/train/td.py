@@ -11,8 +11,9 @@ non-zero input rather than a pass over every weight per move.
 Both cores: each round, ``workers`` processes play ``round_games`` games each from the
 same weights, and the new weights are the mean of theirs. (Summing their changes instead
 looks like twice the progress but overshoots: every worker corrects the overall level of
-the values alike, so the sum swings it back and forth round after round.) Game ``g`` of a run uses
-dice stream ``(seed, g)``, so a run (and a resumed run) depends only on its settings.
+the values alike, so the sum swings it back and forth round after round.) Game ``g`` of
+a run uses dice stream ``(seed, g)``, so a run (and a resumed run) depends only on its
+settings.
 
 Every ``eval_every`` games the net plays ``eval_games`` duplicate-dice games against
 pubeval at 0 ply, compiled (the same choices as ``gammon duel nn pubeval``); the log, a
