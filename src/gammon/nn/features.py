@@ -148,14 +148,11 @@ def attack(view):
                 continue
             weight = 1 if d1 == d2 else 2
             count += weight
-            top = 0
-            hits = 0
-            for p in range(1, 25):
-                if mask & (np.int64(1) << p):
-                    hits += 1
-                    top = p
-            if hits >= 2:
+            if mask & (mask - 1):  # more than one bit: two blots within reach
                 double += weight
+            top = 24
+            while not mask & (np.int64(1) << top):
+                top -= 1
             loss += weight * top
     return count, double, loss
 

@@ -23,6 +23,8 @@ written to the output directory.
 
 from __future__ import annotations
 
+import sys
+
 import json
 import math
 import multiprocessing
@@ -345,6 +347,7 @@ def plot_curve(history: list[dict], path: Path) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        print("gammon: no learning-curve plot: matplotlib is not installed (pip install 'gammon[train]')", file=sys.stderr)
         return
     if not history:
         return
