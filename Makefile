@@ -18,7 +18,7 @@ test: install
 	$(PY) -m pytest
 
 bench: install
-	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) -m pip install -q -e '.[bench,train]'
 	$(PY) bench/movegen.py
 	$(PY) bench/engine.py
 	$(PY) bench/bearoff.py

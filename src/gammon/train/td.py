@@ -23,13 +23,12 @@ written to the output directory.
 
 from __future__ import annotations
 
-import sys
-
 import json
 import math
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from dataclasses import asdict, dataclass
