@@ -18,12 +18,8 @@ import time
 import numpy as np
 
 from gammon import movegen
-from gammon.bots.dice import DiceStream
-from gammon.bots.duel import MAX_TURNS, DuelResult, game_points
+from gammon.bots.duel import DuelResult, play_game
 from gammon.bots.players import Player
-from gammon.position import Position
-
-OPENING = Position().array()
 
 
 def to_gnubg(board: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -70,23 +66,6 @@ class GnubgChooser:
         if not (child[1:] > 0).any():
             return 10.0  # the play that bears off the last checker wins
         return -float(self.gnubg.evaluate(to_gnubg(movegen.flip_board(child)), self.cube, self.context)[5])
-
-
-def play_game(first, second, seed: int, game: int) -> int:
-    stream = DiceStream(seed, game)
-    seats = (first, second)
-    board = OPENING.copy()
-    d1, d2 = stream.opening()
-    seat = 0
-    for _ in range(MAX_TURNS):
-        child = seats[seat].choose_board(board, d1, d2)
-        if not (child[1:] > 0).any():
-            points = game_points(child)
-            return points if seat == 0 else -points
-        board = movegen.flip_board(child)
-        seat = 1 - seat
-        d1, d2 = stream.roll()
-    return 0
 
 
 _players: tuple = ()
