@@ -284,12 +284,7 @@ class OneSidedTable:
     # -- lookups ------------------------------------------------------------------------
     def index(self, counts: Sequence[int]) -> int:
         """The position index of counts on points 1..P (ace point first)."""
-        values = [int(c) for c in counts]
-        if len(values) > self.points and any(values[self.points :]):
-            raise BearoffCoverageError(f"counts {values} have checkers beyond point {self.points} of this table")
-        if sum(values) > self.checkers:
-            raise BearoffCoverageError(f"counts {values} hold {sum(values)} checkers; this table holds {self.checkers}")
-        return perfect_hash.rank(values[: self.points] + [0] * (self.points - len(values)), self.points)
+        return perfect_hash.table_index(counts, self.points, self.checkers)
 
     def _resolve(self, position: int | Sequence[int]) -> int:
         if isinstance(position, (int, np.integer)):

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ..errors import InvalidPositionError
+from ..errors import BearoffCoverageError, InvalidPositionError
 
 MAX_POINTS = 12
 MAX_CHECKERS = 15
@@ -164,3 +164,16 @@ def unrank(index: int, points: int = 6, checkers: int = MAX_CHECKERS) -> tuple[i
     out = np.zeros(points, np.int64)
     unrank_into(BINOMIAL, np.int64(index), points, out)
     return tuple(int(c) for c in out)
+
+
+def table_index(counts: Sequence[int], points: int, checkers: int) -> int:
+    """The index of ``counts`` (ace point first) in a table of ``points`` x ``checkers``.
+
+    Raises :class:`BearoffCoverageError` when the table does not hold the position.
+    """
+    values = [int(c) for c in counts]
+    if len(values) > points and any(values[points:]):
+        raise BearoffCoverageError(f"counts {values} have checkers beyond point {points} of this table")
+    if sum(values) > checkers:
+        raise BearoffCoverageError(f"counts {values} hold {sum(values)} checkers; this table holds {checkers}")
+    return rank(values[:points] + [0] * (points - len(values)), points)

@@ -294,12 +294,7 @@ class TwoSidedTable:
         return twosided()
 
     def index(self, counts: Sequence[int]) -> int:
-        values = [int(c) for c in counts]
-        if len(values) > self.points and any(values[self.points :]):
-            raise BearoffCoverageError(f"counts {values} have checkers beyond point {self.points}")
-        if sum(values) > self.checkers:
-            raise BearoffCoverageError(f"counts {values} hold {sum(values)} checkers; this table holds {self.checkers}")
-        return perfect_hash.rank(values[: self.points] + [0] * (self.points - len(values)), self.points)
+        return perfect_hash.table_index(counts, self.points, self.checkers)
 
     def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
         return (
