@@ -106,21 +106,13 @@ def gnubg_static_rate(boards: np.ndarray) -> float | None:
         import gnubg
     except ImportError:
         return None
+    from vs_gnubg import to_gnubg  # beside this script: the one board conversion for gnubg
+
     converted = []
     for board in boards:
-        to_move = movegen.flip_board(board)
-        mover = [0] * 25
-        opponent = [0] * 25
-        for point in range(1, 25):
-            n = int(to_move[point])
-            if n > 0:
-                mover[point - 1] = n
-            elif n < 0:
-                opponent[24 - point] = -n
-        mover[24] = int(to_move[25])
-        opponent[24] = -int(to_move[0])
+        opponent, mover = to_gnubg(movegen.flip_board(board))
         if sum(mover) and sum(opponent):  # finished games are not evaluated
-            converted.append((tuple(opponent), tuple(mover)))
+            converted.append((opponent, mover))
     cube = gnubg.cubeinfo()
     context = gnubg.evalcontext(0, 0, 0, 0, 0.0)
     start = time.perf_counter()

@@ -354,14 +354,22 @@ def generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes):
     return _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes)
 
 
+@njit(cache=True)
+def play_buffers():
+    """Fresh output buffers for :func:`generate_into`: boards, moves, move counts, hashes."""
+    return (
+        np.empty((MAX_PLAYS, BOARD_SIZE), np.int8),
+        np.empty((MAX_PLAYS, 4, 3), np.int8),
+        np.empty(MAX_PLAYS, np.int8),
+        np.empty(MAX_PLAYS, np.int64),
+    )
+
+
 class _Scratch(threading.local):
     """Per-thread output buffers, so a single generation allocates only its results."""
 
     def __init__(self) -> None:
-        self.boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
-        self.moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
-        self.counts = np.empty(MAX_PLAYS, np.int8)
-        self.hashes = np.empty(MAX_PLAYS, np.int64)
+        self.boards, self.moves, self.counts, self.hashes = play_buffers()
 
 
 _scratch = _Scratch()

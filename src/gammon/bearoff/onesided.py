@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import BearoffCoverageError, BearoffTableError
-from ..movegen import BOARD_SIZE, MAX_PLAYS, generate_into
+from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from . import perfect_hash
 from ._workers import Workers
 from .perfect_hash import BINOMIAL, position_count, rank_board, unrank_batch
@@ -84,10 +84,7 @@ def _finish(acc, out_band, out_start, out_length, out_rsum, x, which):
 def _solve_positions(binomial, points, counts, level_of, order, lo, hi, band, start, length, rsum):
     """Solve the positions ``order[lo:hi]`` (part of one level); returns 0 or an error code."""
     board = np.zeros(BOARD_SIZE, np.int8)
-    out_boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
-    out_moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
-    out_counts = np.empty(MAX_PLAYS, np.int8)
-    hashes = np.empty(MAX_PLAYS, np.int64)
+    out_boards, out_moves, out_counts, hashes = play_buffers()
     acc = np.zeros(ROLL_LIMIT, np.int64)
     gacc = np.zeros(ROLL_LIMIT, np.int64)
     for k in range(lo, hi):

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import BearoffCoverageError, BearoffTableError
-from ..movegen import BOARD_SIZE, MAX_PLAYS, generate_into
+from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from . import perfect_hash
 from ._workers import Workers
 from .perfect_hash import BINOMIAL, position_count, rank_board, unrank_batch
@@ -52,10 +52,7 @@ def successors(binomial, points, counts):
     """Distinct successor indices of every position for each of the 21 rolls (CSR form)."""
     size = counts.shape[0]
     board = np.zeros(BOARD_SIZE, np.int8)
-    out_boards = np.empty((MAX_PLAYS, BOARD_SIZE), np.int8)
-    out_moves = np.empty((MAX_PLAYS, 4, 3), np.int8)
-    out_counts = np.empty(MAX_PLAYS, np.int8)
-    hashes = np.empty(MAX_PLAYS, np.int64)
+    out_boards, out_moves, out_counts, hashes = play_buffers()
     offsets = np.zeros(size * ROLLS + 1, np.int64)
     capacity = size * ROLLS * 4 + 64
     targets = np.empty(capacity, np.int32)

@@ -32,10 +32,7 @@ CHUNK = 200
 @njit(cache=True)
 def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
     """``count`` after-play boards from self-play games starting at ``first_game``; each kept with ``keep``."""
-    children = np.empty((movegen.MAX_PLAYS, 26), np.int8)
-    moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
-    counts = np.empty(movegen.MAX_PLAYS, np.int8)
-    hashes = np.empty(movegen.MAX_PLAYS, np.int64)
+    children, moves, counts, hashes = movegen.play_buffers()
     x = np.zeros(INPUTS)
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
@@ -68,10 +65,7 @@ def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
 @njit(cache=True)
 def rollout(w1, b1, w2, b2, boards, seed, first, trials):
     """Mean outcome ``(N, 5)`` of ``trials`` games from each board, for the side that just moved."""
-    children = np.empty((movegen.MAX_PLAYS, 26), np.int8)
-    moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
-    counts = np.empty(movegen.MAX_PLAYS, np.int8)
-    hashes = np.empty(movegen.MAX_PLAYS, np.int64)
+    children, moves, counts, hashes = movegen.play_buffers()
     x = np.zeros(INPUTS)
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)

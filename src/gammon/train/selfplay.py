@@ -53,10 +53,7 @@ def play_game(kinds, weights, seed, game, samples):
     position on its own: race flag, its score and the opponent's by its own class, pip
     lead) into ``samples`` while there is room, for calibration.
     """
-    out_boards = np.empty((movegen.MAX_PLAYS, 26), np.int8)
-    out_moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
-    out_counts = np.empty(movegen.MAX_PLAYS, np.int8)
-    hashes = np.empty(movegen.MAX_PLAYS, np.int64)
+    out_boards, out_moves, out_counts, hashes = movegen.play_buffers()
     state = stream_state(seed, game)
     board = OPENING.copy()
     d1, d2 = opening_roll(state)

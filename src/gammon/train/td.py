@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import os
 import signal
 import sys
 import threading
@@ -113,10 +112,7 @@ def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden):
 @njit(cache=True)
 def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
     """Play game ``game`` of run ``seed`` by self-play and learn from it in place; returns its turns."""
-    children = np.empty((movegen.MAX_PLAYS, 26), np.int8)
-    moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
-    counts = np.empty(movegen.MAX_PLAYS, np.int8)
-    hashes = np.empty(movegen.MAX_PLAYS, np.int64)
+    children, moves, counts, hashes = movegen.play_buffers()
     h_count = w1.shape[2]
     x = np.zeros(INPUTS)
     hidden = np.empty(h_count)
@@ -199,10 +195,7 @@ def _pubeval_choice(pubeval, board, children, n):
 @njit(cache=True)
 def _duel_game(w1, b1, w2, b2, pubeval, seed, game, net_first):
     """One game of the net against pubeval; returns the net's points."""
-    children = np.empty((movegen.MAX_PLAYS, 26), np.int8)
-    moves = np.empty((movegen.MAX_PLAYS, 4, 3), np.int8)
-    counts = np.empty(movegen.MAX_PLAYS, np.int8)
-    hashes = np.empty(movegen.MAX_PLAYS, np.int64)
+    children, moves, counts, hashes = movegen.play_buffers()
     x = np.zeros(INPUTS)
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
