@@ -35,6 +35,10 @@ import numpy as np
 from ..errors import InvalidPlayerError
 from ..play import LegalPlays, Play
 from ..position import Position
+from ..state import GameState
+from ..cube.context import CubeContext
+from ..cube.decision import CubeDecision
+from .cubeful import CubefulSearch
 from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
 from .search import DEFAULT_FILTERS, MAX_PLY, Analysis, MoveFilter, Search
 
@@ -164,6 +168,7 @@ class Player:
         self.noise = noise
         self.name = name or (evaluator.name if ply == 0 else f"{evaluator.name}:{ply}")
         self.search = Search(evaluator, filters)
+        self._cubeful: CubefulSearch | None = None
         self.reseed(seed)
 
     @classmethod
@@ -181,9 +186,24 @@ class Player:
         if reseed is not None:
             reseed(evaluator_seed)
 
-    def analyse(self, board: np.ndarray, d1: int, d2: int, full: bool = False) -> Analysis:
-        """Every play of a kernel board (side to move) scored at this player's depth, noise-free."""
+    @property
+    def cubeful(self) -> CubefulSearch:
+        """The cubeful search over this player's evaluator (cube decisions, play by cubeful equity)."""
+        if self._cubeful is None:
+            self._cubeful = CubefulSearch(self.search)
+        return self._cubeful
+
+    def analyse(self, board: np.ndarray, d1: int, d2: int, full: bool = False,
+                context: CubeContext | None = None) -> Analysis:
+        """Every play of a kernel board (side to move) scored at this player's depth, noise-free:
+        by cubeless equity, or with a cube ``context`` (the mover's) by cubeful equity / MWC."""
+        if context is not None:
+            return self.cubeful.analyse(board, d1, d2, context, self.ply, full)
         return self.search.analyse(board, d1, d2, self.ply, full)
+
+    def cube_decision(self, board: np.ndarray, context: CubeContext) -> CubeDecision:
+        """The cube decision of the side on roll of a kernel ``board`` at this player's depth."""
+        return self.cubeful.decide(board, context, self.ply)
 
     def choose_index(self, analysis: Analysis) -> int:
         """The play chosen from an analysis: the best, unless noise says otherwise."""
@@ -194,9 +214,9 @@ class Player:
         noisy[~deepest] = -np.inf
         return int(np.argmax(noisy))
 
-    def choose_board(self, board: np.ndarray, d1: int, d2: int) -> np.ndarray:
+    def choose_board(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None = None) -> np.ndarray:
         """The board after the chosen play (mover's view): what duels need."""
-        analysis = self.analyse(board, d1, d2)
+        analysis = self.analyse(board, d1, d2, context=context)
         return analysis.boards[self.choose_index(analysis)]
 
     def choose_play(self, position: Position, d1: int, d2: int) -> Play:
@@ -208,7 +228,8 @@ class Player:
     def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
         """The terminal game's opponent interface: ``choose(state, legal_plays) -> Play``."""
         d1, d2 = legal_plays.dice
-        analysis = self.analyse(legal_plays.position.array(), d1, d2)
+        context = CubeContext.from_state(state) if isinstance(state, GameState) else None
+        analysis = self.analyse(legal_plays.position.array(), d1, d2, context=context)
         index = self.choose_index(analysis)
         if len(legal_plays) != len(analysis.plies):  # both come from movegen.generate
             raise RuntimeError("legal plays and search disagree on the number of plays")

@@ -79,8 +79,9 @@ class CubeDecision:
             double, head = False, f"Too good to {verb}"
         else:
             double, head = False, f"No {verb}"
+        action = head if not available else f"{head}, {answer}"
         return cls(no_double, double_take, double_pass, double, response is not Response.PASS, response,
-                   f"{head}, {answer}", available, redouble, mwc)
+                   action, available, redouble, mwc)
 
     def as_json(self) -> dict[str, object]:
         """The ``gammon cube --batch`` line: exactly these six fields."""
