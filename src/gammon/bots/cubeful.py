@@ -187,7 +187,7 @@ class CubefulSearch:
         normalise = context.normalise
         mwc = None if context.is_money else (nd, dt, dp)
         return CubeDecision.from_equities(
-            float(normalise(nd)), float(normalise(dt)), float(normalise(dp)),
+            float(normalise(nd)), float(normalise(dt)), 1.0,  # passing gives exactly the cube
             available=context.can_double,
             redouble=context.owner is Owner.ME,
             beaver=float(normalise(values[0, 2])) if beaver else None,

@@ -1,4 +1,4 @@
-"""Duels: cubeless money games between two players with duplicate dice, on every core.
+"""Duels: money games and matches between two players with duplicate dice, on every core.
 
 Game pair ``k`` takes its dice from stream ``(seed, k)`` (:mod:`gammon.bots.dice`) and is
 played twice, A in the seat that moves first and then B, so luck cancels out of the
@@ -6,8 +6,14 @@ difference. Each player's own randomness (noise, the random player) is reseeded 
 ``(seed, k, swapped, seat)``. So a duel's result depends on its seed and nothing else: not
 the number of workers, nor the order in which they finish.
 
-The 95 % confidence interval treats each pair's mean as one sample (the two games of a
-pair are correlated by design).
+Cubeless money games are the default. With the cube (:func:`duel` with ``cube=True``) the
+side on roll may first offer to resign, then double, before each roll but the opening one;
+plays are chosen by cubeful equity. Matches (:func:`match_duel`) are duplicated whole:
+game ``g`` of match pair ``k`` rolls stream ``(seed, k * GAMES_PER_MATCH + g)``, and each
+game's opening roll decides who moves first (the first seat holds the first die).
+
+The 95 % confidence interval treats each pair's mean as one sample (the two games or
+matches of a pair are correlated by design).
 """
 
 from __future__ import annotations
@@ -17,17 +23,23 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .. import movegen
+from ..cube.context import CubeContext, Owner
+from ..cube.decision import Response
+from ..cube.met import MAX_AWAY
 from ..position import Position
+from ..state import GameStatus
 from .dice import DiceStream
 from .players import Player, parse_player
 
 MAX_TURNS = 5000
+#: Dice streams set aside per match: a match to at most 25 points lasts at most 49 games.
+GAMES_PER_MATCH = 64
 _OPENING = Position().array()
 
 
@@ -66,9 +78,194 @@ def play_pair(a: Player, b: Player, seed: int, pair: int) -> tuple[int, int]:
     return results[0], results[1]
 
 
+# -- the cube -----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CubeGame:
+    """One game played with the cube, from the first seat's side.
+
+    ``points`` is signed (+: the first seat won); ``cube`` is the stake it multiplies, the
+    cube at the end or, when a double was passed, before it (so ``|points| / cube`` is 1, 2
+    or 3). ``ended`` is OVER (borne off), DROPPED (a double passed) or RESIGNED.
+    """
+
+    points: int
+    cube: int
+    ended: GameStatus
+    doubles: int
+    turns: int
+
+    def swapped(self) -> CubeGame:
+        """The same game from the second seat's side."""
+        return replace(self, points=-self.points)
+
+
+def _seen_by(view: CubeContext, cube: int, owner: int | None, seat: int) -> CubeContext:
+    """Seat ``seat``'s context (``view``: its score and rules) with the cube at ``cube``, held by seat ``owner``."""
+    held = Owner.CENTRED if owner is None else (Owner.ME if owner == seat else Owner.OPPONENT)
+    return replace(view, cube=cube, owner=held)
+
+
+def play_cube_game(first: Player, second: Player, seed: int, game: int,
+                   context: CubeContext | None = None) -> CubeGame:
+    """One game with the cube and the dice of stream ``(seed, game)``; ``first`` moves first.
+
+    ``context`` is the first seat's at the start, cube centred: the score and the rules
+    (default: money play, no Jacoby rule, no beavers, no cube limit).
+    """
+    stream = DiceStream(seed, game)
+    return _cube_game(first, second, stream, stream.opening(), context or CubeContext())
+
+
+def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple[int, int],
+               start: CubeContext) -> CubeGame:
+    seats = (first, second)
+    views = (start, start.flip())
+    jacoby = start.is_money and start.jacoby
+    cube, owner, doubles = start.cube, None, 0
+    board = _OPENING.copy()
+    d1, d2 = opening
+    seat = 0
+    for turn in range(MAX_TURNS):
+        player, other = seats[seat], seats[1 - seat]
+        sign = 1 if seat == 0 else -1
+        context = _seen_by(views[seat], cube, owner, seat)
+        if turn:  # before rolling: resign, then double (there is no cube action before the opening roll)
+            offer = player.cubeful.offer_resignation(board, context, player.ply)
+            if offer is not None and other.cubeful.accept_resignation(board, context, offer, other.ply):
+                stake = 1 if jacoby and owner is None else offer
+                return CubeGame(-sign * stake * cube, cube, GameStatus.RESIGNED, doubles, turn)
+            if context.can_double and player.cube_decision(board, context).double:
+                doubles += 1
+                # The opponent judges the doubler's position with its own evaluator and depth.
+                response = other.cube_decision(board, context).response
+                if response is Response.PASS:
+                    return CubeGame(sign * cube, cube, GameStatus.DROPPED, doubles, turn)
+                cube *= 4 if response is Response.BEAVER else 2
+                owner = 1 - seat
+                context = _seen_by(views[seat], cube, owner, seat)
+            d1, d2 = stream.roll()
+        child = player.choose_board(board, d1, d2, context)
+        kind = game_points(child)
+        if kind:
+            if jacoby and owner is None:
+                kind = 1  # Jacoby rule: gammons count only once the cube has been turned
+            return CubeGame(sign * kind * cube, cube, GameStatus.OVER, doubles, turn + 1)
+        board = movegen.flip_board(child)
+        seat = 1 - seat
+    return CubeGame(0, cube, GameStatus.PLAYING, doubles, MAX_TURNS)  # unreachable in practice
+
+
+def play_cube_pair(a: Player, b: Player, seed: int, pair: int,
+                   context: CubeContext | None = None) -> tuple[CubeGame, CubeGame]:
+    """Both games with the cube of one dice sequence, from A's side: A moving first, then B."""
+    results = []
+    for swapped in (0, 1):
+        first, second = (b, a) if swapped else (a, b)
+        first.reseed(np.random.SeedSequence([seed, pair, swapped, 0]))
+        second.reseed(np.random.SeedSequence([seed, pair, swapped, 1]))
+        game = play_cube_game(first, second, seed, pair, context)
+        results.append(game.swapped() if swapped else game)
+    return results[0], results[1]
+
+
+# -- matches ------------------------------------------------------------------------------
+def match_context(length: int, score: tuple[int, int], crawford_played: bool) -> CubeContext:
+    """The first seat's context, cube centred, at the start of a game of a ``length``-point
+    match at ``score`` (first seat's points first).
+
+    The Crawford game is the first game in which a side is 1-away (no doubling); the games
+    after it are post-Crawford. A 1-point match has no cube at all.
+    """
+    away = (length - score[0], length - score[1])
+    if length == 1:
+        return CubeContext(away=away, crawford=True)
+    at_one = 1 in away
+    return CubeContext(away=away, crawford=at_one and not crawford_played,
+                       post_crawford=at_one and crawford_played)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match from the first seat's side: the final score and what happened on the way."""
+
+    score: tuple[int, int]
+    games: int
+    doubles: int = 0
+    passes: int = 0
+    resignations: int = 0
+    crawford: bool = False  #: whether a Crawford game was played
+
+    @property
+    def winner(self) -> int:
+        """0: the first seat won, 1: the second."""
+        return 0 if self.score[0] > self.score[1] else 1
+
+    def swapped(self) -> MatchRecord:
+        """The same match from the second seat's side."""
+        return replace(self, score=(self.score[1], self.score[0]))
+
+
+def play_match(first: Player, second: Player, seed: int, match: int, length: int) -> MatchRecord:
+    """One ``length``-point match; game ``g`` rolls stream ``(seed, match * GAMES_PER_MATCH + g)``.
+
+    Each game's opening roll decides who moves first: the first seat holds the first die.
+    """
+    if not 1 <= length <= MAX_AWAY:
+        raise ValueError(f"match length must be 1-{MAX_AWAY}, got {length}")
+    score = [0, 0]
+    crawford_played = False
+    doubles = passes = resignations = games = 0
+    while max(score) < length:
+        if games == GAMES_PER_MATCH:
+            raise RuntimeError(f"match {match} (seed {seed}) still going after {games} games")
+        context = match_context(length, (score[0], score[1]), crawford_played)
+        stream = DiceStream(seed, match * GAMES_PER_MATCH + games)
+        d1, d2 = stream.opening()
+        if d1 > d2:
+            game = _cube_game(first, second, stream, (d1, d2), context)
+        else:
+            game = _cube_game(second, first, stream, (d1, d2), context.flip()).swapped()
+        if game.points == 0:
+            raise RuntimeError(f"game {games} of match {match} (seed {seed}) did not finish")
+        score[0 if game.points > 0 else 1] += abs(game.points)
+        crawford_played = crawford_played or context.crawford
+        doubles += game.doubles
+        passes += game.ended == GameStatus.DROPPED
+        resignations += game.ended == GameStatus.RESIGNED
+        games += 1
+    return MatchRecord((score[0], score[1]), games, doubles, passes, resignations, crawford_played and length > 1)
+
+
+def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int) -> tuple[MatchRecord, MatchRecord]:
+    """Both matches of one set of dice sequences, from A's side: A with the first seat, then B."""
+    results = []
+    for swapped in (0, 1):
+        first, second = (b, a) if swapped else (a, b)
+        first.reseed(np.random.SeedSequence([seed, pair, swapped, 0]))
+        second.reseed(np.random.SeedSequence([seed, pair, swapped, 1]))
+        record = play_match(first, second, seed, pair, length)
+        results.append(record.swapped() if swapped else record)
+    return results[0], results[1]
+
+
+# -- results ------------------------------------------------------------------------------
+def _ci95(samples: np.ndarray) -> tuple[float, float]:
+    """95 % confidence interval of the mean of the pair means of ``samples`` (pairs adjacent)."""
+    pairs = samples.reshape(-1, 2).mean(axis=1)
+    if pairs.size < 2:
+        return (-math.inf, math.inf)
+    mean = float(samples.mean())
+    half = 1.96 * float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
+    return (mean - half, mean + half)
+
+
 @dataclass
 class DuelResult:
-    """A duel's outcome from A's side; ``points`` holds A's points game by game."""
+    """A duel's outcome from A's side; ``points`` holds A's points game by game.
+
+    A duel with the cube also has ``cubes``, each game's stake (see :class:`CubeGame`), and
+    in ``extra`` the counts of doubles, passed doubles and accepted resignations.
+    """
 
     a: str
     b: str
@@ -77,10 +274,16 @@ class DuelResult:
     seconds: float = 0.0
     workers: int = 1
     extra: dict[str, object] = field(default_factory=dict)
+    cubes: np.ndarray | None = None
 
     @property
     def games(self) -> int:
         return int(self.points.size)
+
+    @property
+    def cube(self) -> bool:
+        """Whether the games were played with the cube."""
+        return self.cubes is not None
 
     @property
     def ppg(self) -> float:
@@ -90,15 +293,13 @@ class DuelResult:
     @property
     def ci95(self) -> tuple[float, float]:
         """95 % confidence interval of :attr:`ppg`, over pair means."""
-        pairs = self.points.reshape(-1, 2).mean(axis=1)
-        if pairs.size < 2:
-            return (-math.inf, math.inf)
-        half = 1.96 * float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
-        return (self.ppg - half, self.ppg + half)
+        return _ci95(self.points)
 
     def count(self, side: str, at_least: int) -> int:
-        """Games ``side`` ('a' or 'b') won worth at least ``at_least`` points."""
+        """Games ``side`` ('a' or 'b') won worth at least ``at_least`` points (times the cube)."""
         p = self.points if side == "a" else -self.points
+        if self.cubes is not None:
+            p = p // self.cubes
         return int((p >= at_least).sum())
 
     @property
@@ -107,7 +308,7 @@ class DuelResult:
 
     def as_dict(self) -> dict[str, object]:
         low, high = self.ci95
-        return {
+        out: dict[str, object] = {
             "a": self.a,
             "b": self.b,
             "games": self.games,
@@ -124,6 +325,107 @@ class DuelResult:
             "games_per_second": round(self.games_per_second, 3),
             "workers": self.workers,
         }
+        if self.cubes is not None:
+            out["cube"] = True
+            out["mean_cube"] = round(float(self.cubes.mean()), 6) if self.games else 0.0
+            out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict())
+
+    def summary(self) -> str:
+        low, high = self.ci95
+        kind = "money games with the cube" if self.cube else "games"
+        text = (
+            f"{self.a} vs {self.b}: {self.games} {kind} (seed {self.seed}), {self.a} {self.ppg:+.3f} ppg "
+            f"[95% CI {low:+.3f}, {high:+.3f}]\n"
+            f"  {self.a}: {self.count('a', 1)} wins, {self.count('a', 2)} gammons, {self.count('a', 3)} backgammons\n"
+            f"  {self.b}: {self.count('b', 1)} wins, {self.count('b', 2)} gammons, {self.count('b', 3)} backgammons\n"
+        )
+        if self.cubes is not None:
+            text += f"  cube: {_actions(self.extra)}, mean stake {self.cubes.mean():.2f}\n"
+        return text + f"  {self.games_per_second:.1f} games/s on {self.workers} worker(s)"
+
+
+def _actions(extra: dict[str, object]) -> str:
+    return f"{extra.get('doubles', 0)} doubles, {extra.get('passes', 0)} passed, {extra.get('resignations', 0)} resignations"
+
+
+@dataclass
+class MatchDuelResult:
+    """A match duel's outcome from A's side.
+
+    ``wins[i]`` is 1 when A won match ``i`` and ``games[i]`` how many games it lasted; the two
+    matches of a pair are adjacent. ``extra`` counts doubles, passes, resignations and
+    Crawford games.
+    """
+
+    a: str
+    b: str
+    seed: int
+    length: int
+    wins: np.ndarray
+    games: np.ndarray
+    seconds: float = 0.0
+    workers: int = 1
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def matches(self) -> int:
+        return int(self.wins.size)
+
+    @property
+    def a_match_wins(self) -> int:
+        return int(self.wins.sum())
+
+    @property
+    def b_match_wins(self) -> int:
+        return self.matches - self.a_match_wins
+
+    @property
+    def win_rate(self) -> float:
+        """A's share of the matches."""
+        return float(self.wins.mean()) if self.matches else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """95 % confidence interval of :attr:`win_rate`, over pair means."""
+        return _ci95(self.wins.astype(np.float64))
+
+    @property
+    def games_played(self) -> int:
+        return int(self.games.sum())
+
+    @property
+    def games_per_match(self) -> float:
+        return float(self.games.mean()) if self.matches else 0.0
+
+    @property
+    def matches_per_second(self) -> float:
+        return self.matches / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        low, high = self.ci95
+        return {
+            "a": self.a,
+            "b": self.b,
+            "matches": self.matches,
+            "match_length": self.length,
+            "seed": self.seed,
+            "cube": True,
+            "a_match_wins": self.a_match_wins,
+            "b_match_wins": self.b_match_wins,
+            "win_rate": round(self.win_rate, 6),
+            "ci95": [round(low, 6), round(high, 6)],
+            "games": self.games_played,
+            "games_per_match": round(self.games_per_match, 3),
+            **self.extra,
+            "seconds": round(self.seconds, 3),
+            "matches_per_second": round(self.matches_per_second, 3),
+            "games_per_second": round(self.games_played / self.seconds, 3) if self.seconds > 0 else 0.0,
+            "workers": self.workers,
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.as_dict())
@@ -131,11 +433,12 @@ class DuelResult:
     def summary(self) -> str:
         low, high = self.ci95
         return (
-            f"{self.a} vs {self.b}: {self.games} games (seed {self.seed}), {self.a} {self.ppg:+.3f} ppg "
-            f"[95% CI {low:+.3f}, {high:+.3f}]\n"
-            f"  {self.a}: {self.count('a', 1)} wins, {self.count('a', 2)} gammons, {self.count('a', 3)} backgammons\n"
-            f"  {self.b}: {self.count('b', 1)} wins, {self.count('b', 2)} gammons, {self.count('b', 3)} backgammons\n"
-            f"  {self.games_per_second:.1f} games/s on {self.workers} worker(s)"
+            f"{self.a} vs {self.b}: {self.matches} {self.length}-point matches (seed {self.seed}), "
+            f"{self.a} wins {100 * self.win_rate:.1f}% [95% CI {100 * low:.1f}%, {100 * high:.1f}%]\n"
+            f"  {self.a}: {self.a_match_wins} matches, {self.b}: {self.b_match_wins} matches\n"
+            f"  {self.games_played} games, {self.games_per_match:.2f} per match; cube: {_actions(self.extra)}, "
+            f"{self.extra.get('crawford_games', 0)} Crawford games\n"
+            f"  {self.matches_per_second:.2f} matches/s on {self.workers} worker(s)"
         )
 
 
@@ -155,9 +458,67 @@ def _run_pairs(task: tuple[int, Sequence[int]]) -> list[tuple[int, int]]:
     return [play_pair(a, b, seed, k) for k in pairs]
 
 
+def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool]) -> list[tuple[CubeGame, CubeGame]]:
+    seed, pairs, jacoby, beavers = task
+    assert _worker_players is not None
+    a, b = _worker_players
+    context = CubeContext(jacoby=jacoby, beavers=beavers)
+    return [play_cube_pair(a, b, seed, k, context) for k in pairs]
+
+
+def _run_match_pairs(task: tuple[int, Sequence[int], int]) -> list[tuple[MatchRecord, MatchRecord]]:
+    seed, pairs, length = task
+    assert _worker_players is not None
+    a, b = _worker_players
+    return [play_match_pair(a, b, seed, k, length) for k in pairs]
+
+
 def _chunks(pairs: int, size: int) -> Iterator[range]:
     for start in range(0, pairs, size):
         yield range(start, min(pairs, start + size))
+
+
+def _check(count: int, what: str, seed: int) -> None:
+    if count < 2 or count % 2:
+        raise ValueError(f"{what} must be an even number >= 2 (each dice sequence is played twice), got {count}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+
+
+def _play_pairs(
+    a: str, b: str, pairs: int, workers: int | None, run: Callable[[tuple], list], options: tuple,
+    seed: int, progress: bool, unit: str,
+) -> tuple[list, float, int]:
+    """``run`` over every pair, on ``workers`` processes: the results in pair order, seconds, workers."""
+    workers = max(1, min(workers or os.cpu_count() or 1, pairs))
+    chunk = max(1, min(25, pairs // (workers * 8) or 1))
+    tasks = [(seed, list(r), *options) for r in _chunks(pairs, chunk)]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=2 * pairs, unit=unit, desc=f"{a} vs {b}", leave=False)
+    results: list = []
+    start = time.perf_counter()
+    try:
+        if workers == 1:
+            _init_worker(a, b)
+            for task in tasks:
+                results.extend(run(task))
+                if bar is not None:
+                    bar.update(2 * len(task[1]))
+        else:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            with context.Pool(workers, initializer=_init_worker, initargs=(a, b)) as pool:
+                for chunk_result in pool.imap(run, tasks):
+                    results.extend(chunk_result)
+                    if bar is not None:
+                        bar.update(2 * len(chunk_result))
+    finally:
+        if bar is not None:
+            bar.close()
+    return results, time.perf_counter() - start, workers
 
 
 def duel(
@@ -167,42 +528,61 @@ def duel(
     seed: int = 0,
     workers: int | None = None,
     progress: bool = False,
+    *,
+    cube: bool = False,
+    jacoby: bool = False,
+    beavers: bool = False,
 ) -> DuelResult:
-    """Play ``games`` (an even number) between players named ``a`` and ``b``; A's result."""
-    if games < 2 or games % 2:
-        raise ValueError(f"games must be an even number >= 2 (each dice sequence is played twice), got {games}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    a, b = str(parse_player(a)), str(parse_player(b))
-    pairs = games // 2
-    workers = max(1, min(workers or os.cpu_count() or 1, pairs))
-    chunk = max(1, min(25, pairs // (workers * 8) or 1))
-    tasks = [(seed, list(r)) for r in _chunks(pairs, chunk)]
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    """Play ``games`` (an even number) money games between players named ``a`` and ``b``; A's result.
 
-        bar = tqdm(total=games, unit="game", desc=f"{a} vs {b}", leave=False)
-    results: list[tuple[int, int]] = []
-    start = time.perf_counter()
-    try:
-        if workers == 1:
-            _init_worker(a, b)
-            for task in tasks:
-                results.extend(_run_pairs(task))
-                if bar is not None:
-                    bar.update(2 * len(task[1]))
-        else:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            with context.Pool(workers, initializer=_init_worker, initargs=(a, b)) as pool:
-                for chunk_result in pool.imap(_run_pairs, tasks):
-                    results.extend(chunk_result)
-                    if bar is not None:
-                        bar.update(2 * len(chunk_result))
-    finally:
-        if bar is not None:
-            bar.close()
-    seconds = time.perf_counter() - start
-    points = np.array(results, np.int64).reshape(-1)
-    return DuelResult(a, b, seed, points, seconds, workers)
+    Cubeless unless ``cube``; ``jacoby`` and ``beavers`` switch on those money-play rules.
+    """
+    _check(games, "games", seed)
+    if (jacoby or beavers) and not cube:
+        raise ValueError("the Jacoby rule and beavers need the cube (cube=True)")
+    a, b = str(parse_player(a)), str(parse_player(b))
+    if not cube:
+        results, seconds, workers = _play_pairs(a, b, games // 2, workers, _run_pairs, (), seed, progress, "game")
+        points = np.array(results, np.int64).reshape(-1)
+        return DuelResult(a, b, seed, points, seconds, workers)
+    results, seconds, workers = _play_pairs(
+        a, b, games // 2, workers, _run_cube_pairs, (jacoby, beavers), seed, progress, "game")
+    played = [game for pair in results for game in pair]
+    points = np.array([g.points for g in played], np.int64)
+    cubes = np.array([g.cube for g in played], np.int64)
+    extra: dict[str, object] = {
+        "doubles": sum(g.doubles for g in played),
+        "passes": sum(g.ended == GameStatus.DROPPED for g in played),
+        "resignations": sum(g.ended == GameStatus.RESIGNED for g in played),
+    }
+    if jacoby or beavers:
+        extra.update(jacoby=jacoby, beavers=beavers)
+    return DuelResult(a, b, seed, points, seconds, workers, extra, cubes)
+
+
+def match_duel(
+    a: str,
+    b: str,
+    matches: int,
+    length: int,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = False,
+) -> MatchDuelResult:
+    """Play ``matches`` (an even number) ``length``-point matches with the cube between ``a`` and ``b``."""
+    _check(matches, "matches", seed)
+    if not 1 <= length <= MAX_AWAY:
+        raise ValueError(f"match length must be 1-{MAX_AWAY} points, got {length}")
+    a, b = str(parse_player(a)), str(parse_player(b))
+    results, seconds, workers = _play_pairs(
+        a, b, matches // 2, workers, _run_match_pairs, (length,), seed, progress, "match")
+    played = [record for pair in results for record in pair]
+    wins = np.array([record.winner == 0 for record in played], np.int64)
+    games = np.array([record.games for record in played], np.int64)
+    extra = {
+        "doubles": sum(r.doubles for r in played),
+        "passes": sum(r.passes for r in played),
+        "resignations": sum(r.resignations for r in played),
+        "crawford_games": sum(r.crawford for r in played),
+    }
+    return MatchDuelResult(a, b, seed, length, wins, games, seconds, workers, extra)

@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "gammon.cli.play",  # play: a terminal game
     "gammon.cli.bearoff",  # bearoff build / show / query
     "gammon.cli.bots",  # hint, duel, train
+    "gammon.cli.cube",  # cube: cube hints
 ]
 
 

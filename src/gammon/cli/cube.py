@@ -1,0 +1,110 @@
+"""``gammon cube``: cube hints for a position with its cube and score, one or a batch."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO
+
+from ..bots.players import Player
+from ..cube.context import CubeContext
+from ..cube.decision import CubeDecision
+from ..errors import GammonError
+from ..state import GameState, GameStatus
+from .positions import read_state
+
+#: gnubg's cube decisions are 2-ply; ours default to the same depth with the neural net.
+DEFAULT_CUBE_PLAYER = "nn:2"
+
+
+class CubeInputError(GammonError, ValueError):
+    """A position that has no cube decision (game over, a resignation pending, ...)."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    cube = subparsers.add_parser(
+        "cube",
+        help="cube hint: double, take or pass",
+        description="The cube decision of the side on roll of POSITION (GNU Backgammon ID with Match ID, "
+        "XGID or BPN: anything that carries cube and score): the equities of no double, double/take and "
+        "double/pass, per cube (match: GNU Backgammon's money-like scale), and the proper action. "
+        "With --batch, read one position per line from stdin (POSID:MATCHID) and write one JSON object "
+        "per line: double, take, no_double, double_take, double_pass, action (bad lines: an error object).",
+    )
+    cube.add_argument("position", metavar="POSITION", nargs="?", help="POSID:MATCHID, XGID or BPN")
+    cube.add_argument("--player", default=DEFAULT_CUBE_PLAYER, help=f"NAME[:PLY] that evaluates (default {DEFAULT_CUBE_PLAYER})")
+    cube.add_argument("--batch", action="store_true", help="read positions from stdin, write JSON lines")
+    cube.add_argument("--json", action="store_true", help="one JSON object (the batch fields)")
+    cube.set_defaults(handler=_cube)
+
+
+def decision_for(state: GameState, player: Player) -> tuple[CubeContext, CubeDecision]:
+    """The cube decision of the side on roll of ``state`` (a pending double: the doubler's)."""
+    if state.status != GameStatus.PLAYING:
+        raise CubeInputError(f"the game is over ({state.status.name.lower()}): there is no cube decision")
+    if state.resignation is not None:
+        raise CubeInputError("a resignation is pending: answer it before any cube decision")
+    context = CubeContext.from_state(state)
+    return context, player.cube_decision(state.position.array(), context)
+
+
+def describe(state: GameState, context: CubeContext, decision: CubeDecision, player: Player) -> str:
+    """The decision in words and numbers, for people."""
+    side = state.position.turn.name.capitalize()
+    _, probabilities = player.cubeful.value(state.position.array(), context, player.ply)
+    w, wg, wbg, lg, lbg = (100 * float(v) for v in probabilities)
+    lines = [
+        f"{side} on roll; {context.describe()}; {player.name}",
+        f"Cubeless: win {w:.1f}% (gammon {wg:.1f}%, backgammon {wbg:.1f}%), "
+        f"lose {100 - w:.1f}% (gammon {lg:.1f}%, backgammon {lbg:.1f}%)",
+    ]
+    if state.dice is not None:
+        lines.append("(the dice in the position are ignored: the cube is decided before rolling)")
+    lines.append(str(decision))
+    if decision.available:
+        verb = "redouble" if decision.redouble else "double"
+        advice = (f"{side} should {verb}" if decision.double else f"{side} should not {verb}")
+        answer = {"take": "take", "pass": "pass", "beaver": "beaver"}[decision.response.value]
+        lines.append(f"{advice}; if doubled, {state.position.turn.other.name.capitalize()} should {answer}.")
+    return "\n".join(lines)
+
+
+def _cube(args: argparse.Namespace) -> int:
+    player = Player.from_name(args.player)
+    if args.batch:
+        if args.position is not None:
+            raise CubeInputError("--batch reads positions from stdin; give no POSITION")
+        run_batch(sys.stdin, sys.stdout, player)
+        return 0
+    if args.position is None:
+        raise CubeInputError("POSITION: missing (or use --batch)")
+    state = read_state(args.position)
+    context, decision = decision_for(state, player)
+    if args.json:
+        print(json.dumps(decision.as_json()))
+    else:
+        print(describe(state, context, decision, player))
+    return 0
+
+
+def batch_results(lines: Iterable[str], player: Player) -> Iterator[str]:
+    """One JSON line per input line, in order; blank lines are skipped."""
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            state = GameState.parse(text)
+            _, decision = decision_for(state, player)
+        except GammonError as error:
+            yield json.dumps({"error": str(error), "line": number, "input": line.rstrip("\r\n")})
+            continue
+        yield json.dumps(decision.as_json())
+
+
+def run_batch(stdin: IO[str], stdout: IO[str], player: Player) -> None:
+    for result in batch_results(stdin, player):
+        stdout.write(result + "\n")
+        stdout.flush()
