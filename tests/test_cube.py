@@ -282,7 +282,7 @@ def test_resignations():
 
 # -- the command line ------------------------------------------------------------------------------------
 def gammon(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gammon.cli", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gammon", *args], input=stdin, capture_output=True, text=True,
                           timeout=120)
 
 
