@@ -13,7 +13,7 @@ from gammon.dice import FixedDice
 from gammon.match import Match
 from gammon.play import LegalPlays, Play
 from gammon.position import Color
-from gammon.state import GameState
+from gammon.state import GameState, Resignation
 
 
 def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> None:
@@ -133,3 +133,27 @@ def test_one_point_match_is_not_post_crawford() -> None:
 
     assert not GameState(match_length=1).post_crawford
     assert GameState(match_length=5, score=(4, 2)).post_crawford
+
+
+def test_engine_bot_answers_the_cube_and_gives_cube_hints() -> None:
+    from gammon.bots import Player
+    from gammon.cli.play import player_opponent
+
+    bot = player_opponent(Player.from_name("nn"))
+    # Black (the bot) has fifteen checkers on its 8-point against white's last checker:
+    # hopeless. Doubling it there is a gift, so it passes; white (on roll) is told to double.
+    from gammon.position import Position
+
+    white, black = [0] * 25, [0] * 25
+    white[0], black[7] = 1, 15
+    state = GameState(position=Position.from_checkers(white, black, turn=Color.WHITE), double_offered=True)
+    assert not bot.take(state)
+    # The other way round, white (on roll) hopeless resigns a gammon: the bot accepts, not a single.
+    hopeless = GameState(position=Position.from_checkers(black, white, turn=Color.WHITE))
+    assert bot.accept(hopeless.replace(resignation=Resignation.GAMMON))
+    assert not bot.accept(hopeless.replace(resignation=Resignation.SINGLE))
+    match = Match(7, dice=FixedDice([(3, 1), (6, 5), (2, 2)]))
+    out, (read, write) = scripted(["ch", "#1", "ch"])
+    run(match, bot, read=read, write=write)
+    text = "\n".join(out)
+    assert "7-away / 7-away, cube 1 centred; nn:2" in text and "Proper cube action:" in text

@@ -17,11 +17,16 @@ from dataclasses import dataclass
 from ..dice import SeededDice
 from ..errors import GammonError, IllegalActionError
 from ..match import Match
+from ..bots.players import Player
+from ..cube.context import CubeContext
+from ..cube.decision import CubeDecision
 from ..play import BAR, OFF, LegalPlays, Play
 from ..position import Color
 from ..state import GameState, MAX_MATCH_LENGTH, Resignation
 
 Chooser = Callable[[GameState, LegalPlays], Play]
+#: Who gives cube hints in the terminal game.
+CUBE_HINT_PLAYER = "nn:2"
 
 HELP = """\
 Commands (Enter rolls the dice, or finishes a complete play):
@@ -32,6 +37,7 @@ Commands (Enter rolls the dice, or finishes a complete play):
   #N             make legal play number N        d    double
   t / take       take a double                   p / drop   drop a double
   r [g|b]        resign a single game (g: gammon, b: backgammon)
+  ch             cube hint: double, take or pass (before rolling or when doubled)
   pips, score, cube, dice, turn, e (bar and borne-off counts), board
   h / ?          this help                       q    quit"""
 
@@ -53,6 +59,22 @@ def random_opponent(seed: int | None = None) -> Opponent:
     return Opponent(choose=lambda state, legal: legal[rng.randrange(len(legal))], name="random bot")
 
 
+def player_opponent(player: Player) -> Opponent:
+    """An engine player as the opponent: its plays, cube decisions and resignation answers
+    all come from its cubeful search at its own depth (score and cube included)."""
+
+    def decision(state: GameState) -> CubeDecision:
+        return player.cube_decision(state.position.array(), CubeContext.from_state(state))
+
+    def accept(state: GameState) -> bool:
+        assert state.resignation is not None
+        return player.cubeful.accept_resignation(state.position.array(), CubeContext.from_state(state),
+                                                 int(state.resignation), player.ply)
+
+    return Opponent(choose=player, double=lambda state: decision(state).double,
+                    take=lambda state: decision(state).take, accept=accept, name=f"{player.name} bot")
+
+
 class _Quit(Exception):
     pass
 
@@ -65,6 +87,7 @@ class _Session:
     def __init__(self, match: Match, opponent: Opponent, read: Callable[[str], str],
                  write: Callable[[str], None], plain: bool, human: Color) -> None:
         self.match, self.bot, self.read, self.write = match, opponent, read, write
+        self.hint_player: Player | None = None
         self.plain, self.human = plain, human
 
     # -- the loop -----------------------------------------------------------------------------
@@ -163,6 +186,8 @@ class _Session:
             self.show()
         elif text in ("pips", "score", "cube", "dice", "c", "turn", "e", "status"):
             self.write(self.status(text))
+        elif text in ("ch", "cube hint", "hint cube"):
+            self.write(self.cube_hint(state))
         elif text in ("l", "list", "moves"):
             self.write(self.legal_list())
         elif text == "":
@@ -198,6 +223,17 @@ class _Session:
             self.choose_numbered(text[1:])
         else:
             self.moves(text)
+
+    def cube_hint(self, state: GameState) -> str:
+        """The cube advice of the hint player: for the doubler, or for you facing a double."""
+        from .cube import decision_for, describe
+
+        if state.dice is not None:
+            return "The cube is decided before rolling; ask again at your next turn."
+        if self.hint_player is None:
+            self.hint_player = Player.from_name(CUBE_HINT_PLAYER)
+        context, decision = decision_for(state, self.hint_player)
+        return describe(state, context, decision, self.hint_player)
 
     def enter(self, state: GameState) -> None:
         """Enter rolls, or finishes a complete play."""
@@ -376,10 +412,7 @@ def _command(args: argparse.Namespace) -> int:
     if args.bot == "random":
         opponent = random_opponent(bot_seed)
     else:
-        from ..bots.players import Player
-
-        player = Player.from_name(args.bot, seed=bot_seed or 0)
-        opponent = Opponent(choose=player, name=f"{args.bot} bot")
+        opponent = player_opponent(Player.from_name(args.bot, seed=bot_seed or 0))
     return run(match, opponent, plain=args.plain)
 
 

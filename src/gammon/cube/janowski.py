@@ -176,7 +176,7 @@ def cubeful_kernel(probabilities, efficiency, table, flags, owner, out):
 
 
 @lru_cache(maxsize=4096)
-def _arrays(context: CubeContext, met_id: int) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(context: CubeContext, met: object) -> tuple[np.ndarray, np.ndarray]:
     levels = context.levels()
     return context.outcome_table(levels), context.double_flags(levels)
 
@@ -186,7 +186,8 @@ def cubeful_values(probabilities: np.ndarray, context: CubeContext, efficiency: 
     ``context`` (that side's view, no cube action now): points for money, MWC for a match."""
     probabilities = np.ascontiguousarray(probabilities, np.float64).reshape(-1, 5)
     efficiency = np.broadcast_to(np.asarray(efficiency, np.float64), (probabilities.shape[0],)).copy()
-    table, flags = _arrays(context, id(context.met))
+    # The table is part of the key (contexts compare equal whatever their table).
+    table, flags = _arrays(context, context.met)
     out = np.empty(probabilities.shape[0])
     if context.crawford or not flags.any():
         # No cube in play at all: the dead value is exact.
