@@ -171,7 +171,9 @@ def test_composite_uses_tables_for_covered_positions_from_their_view() -> None:
     covered[2], covered[24] = 3, -1  # after our play the opponent (to move) has one checker left
     contact = Position().array()
     probs = composite.evaluate_batch(np.stack([covered, contact]))
-    np.testing.assert_allclose(probs[0], (0.1, 0.0, 0.0, 0.2, 0.0))  # the table's 0.9 win for the side to move, flipped
+    # The table's 0.9 win for the side to move, flipped; its gammon (0.2) cannot happen: we
+    # have borne checkers off, and impossible outcomes are zeroed.
+    np.testing.assert_allclose(probs[0], (0.1, 0.0, 0.0, 0.0, 0.0))
     assert tuple(probs[1]) == tuple(PubevalEvaluator().evaluate_batch(contact[None])[0])
     assert len(tables.seen) == 1 and tables.seen[0][1] == 1  # handed over seen from the side to move
 
@@ -182,3 +184,18 @@ def test_simple_weights_round_trip() -> None:
     assert again.values == weights.values and again.calibration == weights.calibration
     with pytest.raises(ValueError, match="lack"):
         SimpleWeights.from_json('{"weights": {"block": 1}}')
+
+
+def test_impossible_gammons_and_backgammons_are_zeroed() -> None:
+    from gammon.bots.evaluator import impossible_outcomes
+
+    board = np.zeros(26, np.int8)
+    board[8] = 15  # the mover: all fifteen on its 8-point, none off
+    board[24] = -1  # the opponent: one checker left, on its ace point (no contact)
+    p = np.array([[0.0, 0.0, 0.0, 1.0, 0.05]])
+    impossible_outcomes(board[None], p)
+    assert tuple(p[0]) == (0.0, 0.0, 0.0, 1.0, 0.0)  # gammoned for sure, never backgammoned
+    board[8], board[20] = 14, 1  # one checker still in the opponent's home board
+    p = np.array([[0.0, 0.0, 0.0, 1.0, 0.05]])
+    impossible_outcomes(board[None], p)
+    assert p[0, 4] == 0.05

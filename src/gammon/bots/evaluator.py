@@ -68,6 +68,44 @@ def finished_batch(boards, out):
 
 
 @njit(cache=True)
+def impossible_outcomes(boards, probabilities):
+    """Zero the gammons and backgammons a board rules out, in place (evaluators only estimate).
+
+    A side that has borne a checker off cannot be gammoned. Without contact no checker can
+    go back, so a side with none on the bar or in the other's home board cannot be
+    backgammoned. E.g. a pure race with everyone past the other's home: no backgammons.
+    """
+    for i in range(boards.shape[0]):
+        board = boards[i]
+        mover_left = 0
+        opponent_left = 0
+        mover_back = 0  # mover's checkers on the bar or in the opponent's home board (19-25)
+        opponent_back = 0  # opponent's on its bar (0) or in the mover's home board (1-6)
+        for point in range(26):
+            n = board[point]
+            if n > 0:
+                mover_left += n
+                if point >= 19:
+                    mover_back += n
+            elif n < 0:
+                opponent_left -= n
+                if point <= 6:
+                    opponent_back -= n
+        p = probabilities[i]
+        race = movegen.board_class(board) != movegen.CONTACT
+        if mover_left < 15:
+            p[3] = 0.0
+            p[4] = 0.0
+        elif race and mover_back == 0:
+            p[4] = 0.0
+        if opponent_left < 15:
+            p[1] = 0.0
+            p[2] = 0.0
+        elif race and opponent_back == 0:
+            p[2] = 0.0
+
+
+@njit(cache=True)
 def flip_batch(boards):
     """Every board seen from the other side (:func:`gammon.movegen.flip_board`, batched)."""
     out = np.empty_like(boards)
@@ -102,7 +140,9 @@ class Evaluator(abc.ABC):
         out = np.zeros((boards.shape[0], 5))
         live = finished_batch(boards, out)
         if live.any():
-            out[live] = self._evaluate(boards[live])
+            values = np.ascontiguousarray(self._evaluate(boards[live]), np.float64)
+            impossible_outcomes(boards[live], values)
+            out[live] = values
         return out
 
     def evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
@@ -117,12 +157,16 @@ class Evaluator(abc.ABC):
         out = np.zeros((children.shape[0], 5))
         live = finished_batch(children, out)
         if live.all():
-            return self._evaluate_children(parents, offsets, children)
+            out = np.ascontiguousarray(self._evaluate_children(parents, offsets, children), np.float64)
+            impossible_outcomes(children, out)
+            return out
         if live.any():
             # Renumber the offsets over the children still in play.
             before = np.zeros(children.shape[0] + 1, np.int64)
             np.cumsum(live, out=before[1:])
-            out[live] = self._evaluate_children(parents, before[offsets], children[live])
+            values = np.ascontiguousarray(self._evaluate_children(parents, before[offsets], children[live]), np.float64)
+            impossible_outcomes(children[live], values)
+            out[live] = values
         return out
 
     def evaluate(self, board: np.ndarray) -> Probabilities:
