@@ -100,8 +100,8 @@ class LegalPlays:
     its moves) or move text.
 
     >>> plays = Position().legal_plays(3, 1)
-    >>> len(plays), "8/5 6/5" in plays, "24/20" in plays
-    (16, True, False)
+    >>> len(plays), "8/5 6/5" in plays, "24/20" in plays, "24/18" in plays
+    (16, True, True, False)
     """
 
     __slots__ = ("position", "dice", "_boards", "_moves", "_counts", "_plays", "_index")

@@ -12,9 +12,10 @@ probabilities; see :mod:`gammon.bots.evaluator`.
 0.0
 """
 
-from .duel import DuelResult, duel
+from .duel import DuelResult, MatchDuelResult, duel, match_duel
 from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
-from .hint import Hint, hint
+from .cubeful import CubefulAnalysis, CubefulSearch
+from .hint import Hint, cube_hint, hint
 from .players import LEVELS, Player, PlayerSpec, parse_player, register_evaluator
 from .probabilities import Probabilities
 from .pubeval import PubevalEvaluator
@@ -25,10 +26,13 @@ from .simple import SimpleEvaluator, SimpleWeights
 __all__ = [
     "Analysis",
     "CompositeEvaluator",
+    "CubefulAnalysis",
+    "CubefulSearch",
     "DuelResult",
     "Evaluator",
     "Hint",
     "LEVELS",
+    "MatchDuelResult",
     "MoveFilter",
     "Player",
     "PlayerSpec",
@@ -38,9 +42,11 @@ __all__ = [
     "Search",
     "SimpleEvaluator",
     "SimpleWeights",
+    "cube_hint",
     "duel",
     "hint",
     "load_bearoff",
+    "match_duel",
     "parse_player",
     "register_evaluator",
 ]

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..cube.context import CubeContext
+from ..cube.decision import CubeDecision
+from ..errors import GammonError
 from ..play import Play
 from ..position import Position
+from ..state import GameState, GameStatus
 from .players import Player
 from .probabilities import Probabilities
 
-#: The strongest player available until the neural net arrives.
-DEFAULT_HINT_PLAYER = "pubeval:2"
+#: The strongest player: the neural net at 2 ply, GNU Backgammon's usual depth for hints.
+DEFAULT_HINT_PLAYER = "nn:2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,10 +26,12 @@ class Hint:
     probabilities: Probabilities
     ply: int
     loss: float
+    cubeful: float | None = None
 
     @property
     def equity(self) -> float:
-        return self.probabilities.equity
+        """Cubeful equity per cube when the hint had a cube and score, else cubeless equity."""
+        return self.probabilities.equity if self.cubeful is None else self.cubeful
 
     def play_text(self) -> str:
         return play_text(self.play)
@@ -50,22 +56,49 @@ def play_text(play: Play) -> str:
     return text or "(no move)"
 
 
-def hint(position: Position, d1: int, d2: int, player: str | Player = DEFAULT_HINT_PLAYER) -> list[Hint]:
+def hint(position: Position | GameState, d1: int, d2: int, player: str | Player = DEFAULT_HINT_PLAYER) -> list[Hint]:
     """Every legal play for the side to act, best first (deeper evaluations rank first).
+
+    Given a :class:`GameState`, plays are ranked by cubeful equity with its cube (money) or
+    by match winning chance at its score, shown as equity per cube; given a bare
+    :class:`Position`, by cubeless equity.
 
     >>> hints = hint(Position(), 3, 1, "pubeval")
     >>> hints[0].play_text(), hints[0].loss
     ('8/5 6/5', 0.0)
     """
     chooser = player if isinstance(player, Player) else Player.from_name(player)
-    analysis = chooser.analyse(position.array(), d1, d2, full=True)
+    context = CubeContext.from_state(position) if isinstance(position, GameState) else None
+    if isinstance(position, GameState):
+        position = position.position
+    analysis = chooser.analyse(position.array(), d1, d2, full=True, context=context)
     equities = analysis.equities()
     order = analysis.ranking()
     best = equities[order[0]]
     hints = []
     for rank, index in enumerate(order, start=1):
         play = Play.from_array(analysis.moves[index], int(analysis.counts[index]))
-        hints.append(
-            Hint(rank, play, analysis.probabilities_of(int(index)), int(analysis.plies[index]), float(best - equities[index]))
-        )
+        cubeful = float(equities[index]) if context is not None else None
+        hints.append(Hint(rank, play, analysis.probabilities_of(int(index)), int(analysis.plies[index]),
+                          float(best - equities[index]), cubeful))
     return hints
+
+
+class CubeHintError(GammonError, ValueError):
+    """A state with no cube decision to make (the game is over, a resignation is pending)."""
+
+
+def cube_hint(state: GameState, player: str | Player = DEFAULT_HINT_PLAYER) -> CubeDecision:
+    """The cube decision of the side on roll of ``state`` (with a double pending: the doubler's,
+    whose ``take`` is the answer), at the player's depth.
+
+    >>> state = GameState.from_gnubg_id("4HPwATDgc/ABMA:cAkAAAAAAAAA")  # the opening, money
+    >>> cube_hint(state, "pubeval").action
+    'No double, take'
+    """
+    if state.status != GameStatus.PLAYING:
+        raise CubeHintError(f"the game is over ({state.status.name.lower()}): there is no cube decision")
+    if state.resignation is not None:
+        raise CubeHintError("a resignation is pending: answer it before any cube decision")
+    chooser = player if isinstance(player, Player) else Player.from_name(player)
+    return chooser.cube_decision(state.position.array(), CubeContext.from_state(state))

@@ -8,19 +8,20 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from ..bots.hint import DEFAULT_HINT_PLAYER, cube_hint
 from ..bots.players import Player
 from ..cube.context import CubeContext
 from ..cube.decision import CubeDecision
 from ..errors import GammonError
-from ..state import GameState, GameStatus
+from ..state import GameState
 from .positions import read_state
 
 #: gnubg's cube decisions are 2-ply; ours default to the same depth with the neural net.
-DEFAULT_CUBE_PLAYER = "nn:2"
+DEFAULT_CUBE_PLAYER = DEFAULT_HINT_PLAYER
 
 
 class CubeInputError(GammonError, ValueError):
-    """A position that has no cube decision (game over, a resignation pending, ...)."""
+    """A command line without a position, or with one too many."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,12 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def decision_for(state: GameState, player: Player) -> tuple[CubeContext, CubeDecision]:
     """The cube decision of the side on roll of ``state`` (a pending double: the doubler's)."""
-    if state.status != GameStatus.PLAYING:
-        raise CubeInputError(f"the game is over ({state.status.name.lower()}): there is no cube decision")
-    if state.resignation is not None:
-        raise CubeInputError("a resignation is pending: answer it before any cube decision")
-    context = CubeContext.from_state(state)
-    return context, player.cube_decision(state.position.array(), context)
+    return CubeContext.from_state(state), cube_hint(state, player)
 
 
 def describe(state: GameState, context: CubeContext, decision: CubeDecision, player: Player) -> str:
