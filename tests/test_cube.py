@@ -316,3 +316,15 @@ def test_cube_batch_writes_one_line_per_input_and_errors_as_objects():
 def test_cube_command_rejects_a_finished_game():
     result = gammon("cube", "not-a-position")
     assert result.returncode != 0 and "Traceback" not in result.stderr
+
+
+def test_cube_command_with_another_match_equity_table(tmp_path):
+    ours = gammon("cube", "/gEhUgUbyAhJOQ:cAngADAAKAAA", "--player", "nn", "--met", "gammon", "--json")
+    assert ours.returncode == 0, ours.stderr
+    assert json.loads(ours.stdout)["double_pass"] == 1.0
+    missing = gammon("cube", "/gEhUgUbyAhJOQ:cAngADAAKAAA", "--met", str(tmp_path / "none.json"))
+    assert missing.returncode == 1 and "--met" in missing.stderr and "Traceback" not in missing.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    broken = gammon("cube", "/gEhUgUbyAhJOQ:cAngADAAKAAA", "--met", str(bad))
+    assert broken.returncode == 1 and "not a match equity table" in broken.stderr

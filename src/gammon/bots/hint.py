@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..cube.context import CubeContext
 from ..cube.decision import CubeDecision
+from ..cube.met import MatchEquityTable
 from ..errors import GammonError
 from ..play import Play
 from ..position import Position
@@ -88,9 +89,10 @@ class CubeHintError(GammonError, ValueError):
     """A state with no cube decision to make (the game is over, a resignation is pending)."""
 
 
-def cube_hint(state: GameState, player: str | Player = DEFAULT_HINT_PLAYER) -> CubeDecision:
+def cube_hint(state: GameState, player: str | Player = DEFAULT_HINT_PLAYER,
+              met: MatchEquityTable | None = None) -> CubeDecision:
     """The cube decision of the side on roll of ``state`` (with a double pending: the doubler's,
-    whose ``take`` is the answer), at the player's depth.
+    whose ``take`` is the answer), at the player's depth, with ``met`` (default Kazaross-XG2).
 
     >>> state = GameState.from_gnubg_id("4HPwATDgc/ABMA:cAkAAAAAAAAA")  # the opening, money
     >>> cube_hint(state, "pubeval").action
@@ -101,4 +103,4 @@ def cube_hint(state: GameState, player: str | Player = DEFAULT_HINT_PLAYER) -> C
     if state.resignation is not None:
         raise CubeHintError("a resignation is pending: answer it before any cube decision")
     chooser = player if isinstance(player, Player) else Player.from_name(player)
-    return chooser.cube_decision(state.position.array(), CubeContext.from_state(state))
+    return chooser.cube_decision(state.position.array(), CubeContext.from_state(state, met))

@@ -6,12 +6,14 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import IO
 
 from ..bots.hint import DEFAULT_HINT_PLAYER, cube_hint
 from ..bots.players import Player
 from ..cube.context import CubeContext
 from ..cube.decision import CubeDecision
+from ..cube.met import MatchEquityTable
 from ..errors import GammonError
 from ..state import GameState
 from .positions import read_state
@@ -37,13 +39,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cube.add_argument("position", metavar="POSITION", nargs="?", help="POSID:MATCHID, XGID or BPN")
     cube.add_argument("--player", default=DEFAULT_CUBE_PLAYER, help=f"NAME[:PLY] that evaluates (default {DEFAULT_CUBE_PLAYER})")
     cube.add_argument("--batch", action="store_true", help="read positions from stdin, write JSON lines")
+    cube.add_argument("--met", default="kazaross-xg2", metavar="TABLE",
+                      help="match equity table: kazaross-xg2 (default), gammon (built from first principles "
+                      "by gammon.cube.construct) or a JSON file in met_kazaross_xg2.json's layout")
     cube.add_argument("--json", action="store_true", help="one JSON object (the batch fields)")
     cube.set_defaults(handler=_cube)
 
 
-def decision_for(state: GameState, player: Player) -> tuple[CubeContext, CubeDecision]:
+def read_met(text: str) -> MatchEquityTable:
+    """``--met``: a table by name or a JSON file."""
+    if text.lower() in ("kazaross-xg2", "kazaross", "default"):
+        return MatchEquityTable.default()
+    if text.lower() == "gammon":
+        from ..cube.construct import construct_met
+
+        return construct_met()
+    try:
+        return MatchEquityTable.from_json(Path(text).read_text(), name=Path(text).stem)
+    except OSError as error:
+        raise CubeInputError(f"--met {text!r}: not kazaross-xg2, gammon or a readable file ({error.strerror})") from None
+
+
+def decision_for(state: GameState, player: Player, met: MatchEquityTable | None = None) -> tuple[CubeContext, CubeDecision]:
     """The cube decision of the side on roll of ``state`` (a pending double: the doubler's)."""
-    return CubeContext.from_state(state), cube_hint(state, player)
+    return CubeContext.from_state(state, met), cube_hint(state, player, met)
 
 
 def describe(state: GameState, context: CubeContext, decision: CubeDecision, player: Player) -> str:
@@ -69,15 +88,16 @@ def describe(state: GameState, context: CubeContext, decision: CubeDecision, pla
 
 def _cube(args: argparse.Namespace) -> int:
     player = Player.from_name(args.player)
+    met = read_met(args.met)
     if args.batch:
         if args.position is not None:
             raise CubeInputError("--batch reads positions from stdin; give no POSITION")
-        run_batch(sys.stdin, sys.stdout, player)
+        run_batch(sys.stdin, sys.stdout, player, met)
         return 0
     if args.position is None:
         raise CubeInputError("POSITION: missing (or use --batch)")
     state = read_state(args.position)
-    context, decision = decision_for(state, player)
+    context, decision = decision_for(state, player, met)
     if args.json:
         print(json.dumps(decision.as_json()))
     else:
@@ -85,7 +105,7 @@ def _cube(args: argparse.Namespace) -> int:
     return 0
 
 
-def batch_results(lines: Iterable[str], player: Player) -> Iterator[str]:
+def batch_results(lines: Iterable[str], player: Player, met: MatchEquityTable | None = None) -> Iterator[str]:
     """One JSON line per input line, in order; blank lines are skipped."""
     for number, line in enumerate(lines, 1):
         text = line.strip()
@@ -93,14 +113,14 @@ def batch_results(lines: Iterable[str], player: Player) -> Iterator[str]:
             continue
         try:
             state = GameState.parse(text)
-            _, decision = decision_for(state, player)
+            _, decision = decision_for(state, player, met)
         except GammonError as error:
             yield json.dumps({"error": str(error), "line": number, "input": line.rstrip("\r\n")})
             continue
         yield json.dumps(decision.as_json())
 
 
-def run_batch(stdin: IO[str], stdout: IO[str], player: Player) -> None:
-    for result in batch_results(stdin, player):
+def run_batch(stdin: IO[str], stdout: IO[str], player: Player, met: MatchEquityTable | None = None) -> None:
+    for result in batch_results(stdin, player, met):
         stdout.write(result + "\n")
         stdout.flush()
