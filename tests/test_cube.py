@@ -313,6 +313,13 @@ def test_cube_batch_writes_one_line_per_input_and_errors_as_objects():
     assert "error" in rows[3] and rows[3]["input"] == "4HPwATDgc/ABMA:ZZZZ"
 
 
+def test_cube_command_advises_resigning_a_hopeless_game():
+    result = gammon("cube", "AQAAfN8DAAAAAA:MAEAAAAAAAAE", "--player", "nn")  # one checker against fourteen
+    assert result.returncode == 0, result.stderr
+    assert "Proper cube action: No double, take" in result.stdout
+    assert "resigning a single game gives nothing away" in result.stdout
+
+
 def test_cube_command_rejects_a_finished_game():
     result = gammon("cube", "not-a-position")
     assert result.returncode != 0 and "Traceback" not in result.stderr

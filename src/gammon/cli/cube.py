@@ -83,6 +83,10 @@ def describe(state: GameState, context: CubeContext, decision: CubeDecision, pla
         advice = (f"{side} should {verb}" if decision.double else f"{side} should not {verb}")
         answer = {"take": "take", "pass": "pass", "beaver": "beaver"}[decision.response.value]
         lines.append(f"{advice}; if doubled, {state.position.turn.other.name.capitalize()} should {answer}.")
+    resign = player.cubeful.offer_resignation(state.position.array(), context, player.ply)
+    if resign is not None:
+        kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[resign]
+        lines.append(f"{side} has nothing to play for: resigning {kind} gives nothing away.")
     return "\n".join(lines)
 
 
