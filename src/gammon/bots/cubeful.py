@@ -28,7 +28,7 @@ from ..cube.decision import CubeDecision
 from ..cube.janowski import cube_efficiencies, cubeful_values
 from .evaluator import finished_batch, flip_batch
 from .probabilities import flip_probabilities
-from .search import MAX_PLY, ROLL_WEIGHTS, ROLLS, Analysis, Search, segment_best
+from .search import MAX_PLY, ROLL_WEIGHTS, ROLLS, Analysis, Search, best_replies
 
 
 def _opponent_value(values: np.ndarray, context: CubeContext) -> np.ndarray:
@@ -133,11 +133,7 @@ class CubefulSearch:
         if live.any():
             rollers = flip_batch(after[live])
             n = rollers.shape[0]
-            parents = np.repeat(rollers, len(ROLLS), axis=0)
-            dice = np.tile(ROLLS, (n, 1))
-            offsets, children, _, _ = movegen.generate_batch(parents, dice)
-            first = self.evaluator.evaluate_children(parents, offsets, children)
-            chosen = children[segment_best(first, offsets)]
+            chosen = best_replies(self.evaluator, rollers)
             child_values, child_probabilities = self.mover_values(chosen, contexts, plies - 1)
             values[live] = np.einsum("mrs,r->ms", child_values.reshape(n, len(ROLLS), -1), ROLL_WEIGHTS)
             probabilities[live] = np.einsum("mrk,r->mk", child_probabilities.reshape(n, len(ROLLS), 5), ROLL_WEIGHTS)

@@ -34,8 +34,10 @@ from ..cube.decision import Response
 from ..cube.met import MAX_AWAY
 from ..position import Position
 from ..state import GameStatus
+from .cubeful import HOPELESS
 from .dice import DiceStream
 from .players import Player, parse_player
+from .probabilities import equities, flip_probabilities
 
 MAX_TURNS = 5000
 #: Dice streams set aside per match: a match to at most 25 points lasts at most 49 games.
@@ -116,11 +118,23 @@ def play_cube_game(first: Player, second: Player, seed: int, game: int,
     return _cube_game(first, second, stream, stream.opening(), context or CubeContext())
 
 
+def _on_roll(player: Player, board: np.ndarray) -> np.ndarray:
+    """The cubeless 0-ply probabilities of the side on roll of ``board``, by ``player``'s evaluator."""
+    after = movegen.flip_board(board)[None, :]  # the evaluator values boards from the side that just moved
+    return flip_probabilities(player.evaluator.evaluate_batch(after))[0]
+
+
 def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple[int, int],
                start: CubeContext) -> CubeGame:
     seats = (first, second)
     views = (start, start.flip())
     jacoby = start.is_money and start.jacoby
+    # Money play without the Jacoby rule: a side whose cubeless equity E is not positive never
+    # gains by doubling. Doubled and taken, it is worth twice its equity with the cube across,
+    # which is at most E <= 0, so no more than that equity once; not doubling keeps at least
+    # that. Its cube decision is skipped (exact for Janowski's formulas at 0 ply, a 0-ply screen
+    # deeper). Not in a match: there a trailer may double with fewer than half the wins.
+    skip = start.is_money and not jacoby
     cube, owner, doubles = start.cube, None, 0
     board = _OPENING.copy()
     d1, d2 = opening
@@ -130,11 +144,14 @@ def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple
         sign = 1 if seat == 0 else -1
         context = _seen_by(views[seat], cube, owner, seat)
         if turn:  # before rolling: resign, then double (there is no cube action before the opening roll)
-            offer = player.cubeful.offer_resignation(board, context, player.ply)
+            # One 0-ply evaluation screens both: offer_resignation itself gives up above HOPELESS.
+            quick = _on_roll(player, board)
+            offer = player.cubeful.offer_resignation(board, context, player.ply) if quick[0] <= HOPELESS else None
             if offer is not None and other.cubeful.accept_resignation(board, context, offer, other.ply):
                 stake = 1 if jacoby and owner is None else offer
                 return CubeGame(-sign * stake * cube, cube, GameStatus.RESIGNED, doubles, turn)
-            if context.can_double and player.cube_decision(board, context).double:
+            if (context.can_double and not (skip and equities(quick[None, :])[0] <= 0.0)
+                    and player.cube_decision(board, context).double):
                 doubles += 1
                 # The opponent judges the doubler's position with its own evaluator and depth.
                 response = other.cube_decision(board, context).response
@@ -251,6 +268,7 @@ def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int) -> 
 # -- results ------------------------------------------------------------------------------
 def _ci95(samples: np.ndarray) -> tuple[float, float]:
     """95 % confidence interval of the mean of the pair means of ``samples`` (pairs adjacent)."""
+    samples = samples.astype(np.float64)
     pairs = samples.reshape(-1, 2).mean(axis=1)
     if pairs.size < 2:
         return (-math.inf, math.inf)
@@ -349,7 +367,8 @@ class DuelResult:
 
 
 def _actions(extra: dict[str, object]) -> str:
-    return f"{extra.get('doubles', 0)} doubles, {extra.get('passes', 0)} passed, {extra.get('resignations', 0)} resignations"
+    doubles, passes, resignations = (extra.get(k, 0) for k in ("doubles", "passes", "resignations"))
+    return f"{doubles} doubles, {passes} passed, {resignations} resignations"
 
 
 @dataclass
@@ -391,7 +410,7 @@ class MatchDuelResult:
     @property
     def ci95(self) -> tuple[float, float]:
         """95 % confidence interval of :attr:`win_rate`, over pair means."""
-        return _ci95(self.wins.astype(np.float64))
+        return _ci95(self.wins)
 
     @property
     def games_played(self) -> int:
@@ -458,11 +477,11 @@ def _run_pairs(task: tuple[int, Sequence[int]]) -> list[tuple[int, int]]:
     return [play_pair(a, b, seed, k) for k in pairs]
 
 
-def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool]) -> list[tuple[CubeGame, CubeGame]]:
-    seed, pairs, jacoby, beavers = task
+def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool, int | None]) -> list[tuple[CubeGame, CubeGame]]:
+    seed, pairs, jacoby, beavers, cube_limit = task
     assert _worker_players is not None
     a, b = _worker_players
-    context = CubeContext(jacoby=jacoby, beavers=beavers)
+    context = CubeContext(jacoby=jacoby, beavers=beavers, cube_limit=cube_limit)
     return [play_cube_pair(a, b, seed, k, context) for k in pairs]
 
 
@@ -476,6 +495,14 @@ def _run_match_pairs(task: tuple[int, Sequence[int], int]) -> list[tuple[MatchRe
 def _chunks(pairs: int, size: int) -> Iterator[range]:
     for start in range(0, pairs, size):
         yield range(start, min(pairs, start + size))
+
+
+def _integers(values: list[int]) -> np.ndarray:
+    """``values`` as int64, or as Python ints if a cube war took a cube past 2**62."""
+    try:
+        return np.array(values, np.int64)
+    except OverflowError:
+        return np.array(values, object)
 
 
 def _check(count: int, what: str, seed: int) -> None:
@@ -532,31 +559,35 @@ def duel(
     cube: bool = False,
     jacoby: bool = False,
     beavers: bool = False,
+    cube_limit: int | None = None,
 ) -> DuelResult:
     """Play ``games`` (an even number) money games between players named ``a`` and ``b``; A's result.
 
-    Cubeless unless ``cube``; ``jacoby`` and ``beavers`` switch on those money-play rules.
+    Cubeless unless ``cube``; ``jacoby``, ``beavers`` and ``cube_limit`` (the largest cube
+    allowed, a power of two) are money-play rules, none of them in force by default.
     """
     _check(games, "games", seed)
-    if (jacoby or beavers) and not cube:
-        raise ValueError("the Jacoby rule and beavers need the cube (cube=True)")
+    if (jacoby or beavers or cube_limit is not None) and not cube:
+        raise ValueError("the Jacoby rule, beavers and a cube limit need the cube (cube=True)")
+    if cube_limit is not None and (cube_limit < 1 or cube_limit & (cube_limit - 1)):
+        raise ValueError(f"the cube limit must be a power of two >= 1, got {cube_limit}")
     a, b = str(parse_player(a)), str(parse_player(b))
     if not cube:
         results, seconds, workers = _play_pairs(a, b, games // 2, workers, _run_pairs, (), seed, progress, "game")
         points = np.array(results, np.int64).reshape(-1)
         return DuelResult(a, b, seed, points, seconds, workers)
     results, seconds, workers = _play_pairs(
-        a, b, games // 2, workers, _run_cube_pairs, (jacoby, beavers), seed, progress, "game")
+        a, b, games // 2, workers, _run_cube_pairs, (jacoby, beavers, cube_limit), seed, progress, "game")
     played = [game for pair in results for game in pair]
-    points = np.array([g.points for g in played], np.int64)
-    cubes = np.array([g.cube for g in played], np.int64)
+    points = _integers([g.points for g in played])
+    cubes = _integers([g.cube for g in played])
     extra: dict[str, object] = {
         "doubles": sum(g.doubles for g in played),
         "passes": sum(g.ended == GameStatus.DROPPED for g in played),
         "resignations": sum(g.ended == GameStatus.RESIGNED for g in played),
     }
-    if jacoby or beavers:
-        extra.update(jacoby=jacoby, beavers=beavers)
+    if jacoby or beavers or cube_limit is not None:
+        extra.update(jacoby=jacoby, beavers=beavers, cube_limit=cube_limit)
     return DuelResult(a, b, seed, points, seconds, workers, extra, cubes)
 
 

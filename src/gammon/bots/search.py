@@ -72,6 +72,16 @@ def segment_best(probabilities, offsets):
     return out
 
 
+def best_replies(evaluator: Evaluator, rollers: np.ndarray) -> np.ndarray:
+    """For each board (side to roll's view) and each of the 21 rolls in :data:`ROLLS` order,
+    the board after that side's best play at 0 ply: ``(len(rollers) * 21, 26)``."""
+    parents = np.repeat(rollers, len(ROLLS), axis=0)
+    dice = np.tile(ROLLS, (rollers.shape[0], 1))
+    offsets, children, _, _ = movegen.generate_batch(parents, dice)
+    first = evaluator.evaluate_children(parents, offsets, children)
+    return children[segment_best(first, offsets)]
+
+
 @dataclass
 class Analysis:
     """Every legal play of one roll with its probabilities and the ply they were computed at.
@@ -155,13 +165,8 @@ class Search:
             return out
         opponent = flip_batch(boards[live])
         count = opponent.shape[0]
-        parents = np.repeat(opponent, len(ROLLS), axis=0)
-        dice = np.tile(ROLLS, (count, 1))
-        offsets, children, _, _ = movegen.generate_batch(parents, dice)
-        first = self.evaluator.evaluate_children(parents, offsets, children)
-        best = segment_best(first, offsets)
         # The reply is chosen among its roll's plays, then valued as a position on its own.
-        chosen = children[best]
+        chosen = best_replies(self.evaluator, opponent)
         replies = self.evaluator.evaluate_batch(chosen) if plies == 1 else self.value(chosen, plies - 1)
         ours = flip_probabilities(replies).reshape(count, len(ROLLS), 5)
         out[live] = np.einsum("mrk,r->mk", ours, ROLL_WEIGHTS)

@@ -40,14 +40,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     duel = subparsers.add_parser(
         "duel",
         help="play two players against each other",
-        description="Cubeless money games between A and B with duplicate dice (each dice sequence played "
-        "twice, seats swapped). Prints A's points per game with a 95% confidence interval.",
+        description="Games between A and B with duplicate dice (each dice sequence played twice, seats "
+        "swapped). Cubeless money games by default; --cube adds the doubling cube (and resignations), "
+        "--match N plays N-point matches with the cube and the Crawford rule. Prints A's points per "
+        "game, or A's share of the matches, with a 95%% confidence interval.",
     )
     duel.add_argument("a", metavar="A", help=player_help)
     duel.add_argument("b", metavar="B", help=player_help)
-    duel.add_argument("--games", type=int, default=1000, help="number of games, even (default 1000)")
+    duel.add_argument("--games", type=int, default=None,
+                      help="number of games, or of matches with --match; even (default 1000 games, 100 matches)")
     duel.add_argument("--seed", type=int, default=0, help="dice and noise seed (default 0)")
     duel.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    duel.add_argument("--cube", action="store_true", help="money games with the doubling cube")
+    duel.add_argument("--match", type=int, default=None, metavar="N", help="N-point matches (implies --cube)")
+    duel.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule (implies --cube)")
+    duel.add_argument("--beavers", action="store_true", help="money play: beavers allowed (implies --cube)")
+    duel.add_argument("--cube-limit", type=int, default=None, metavar="N",
+                      help="money play: the largest cube, a power of two (implies --cube)")
     duel.add_argument("--json", action="store_true", help="print one JSON object")
     duel.set_defaults(handler=_duel)
 
@@ -98,14 +107,34 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _duel(args: argparse.Namespace) -> int:
-    from ..bots.duel import duel
+    from ..bots.duel import duel, match_duel
+    from ..cube.met import MAX_AWAY
 
-    if args.games < 2 or args.games % 2:
-        raise DuelArgumentError(f"--games {args.games}: an even number >= 2 (each dice sequence is played twice)")
+    money_rules = args.jacoby or args.beavers or args.cube_limit is not None
+    what = "--games"
+    if args.match is not None:
+        if not 1 <= args.match <= MAX_AWAY:
+            raise DuelArgumentError(f"--match {args.match}: a match length of 1-{MAX_AWAY} points")
+        if money_rules:
+            raise DuelArgumentError("--jacoby, --beavers and --cube-limit are money-play rules: not with --match")
+        what = "--games (matches)"
+    games = args.games if args.games is not None else (100 if args.match is not None else 1000)
+    if games < 2 or games % 2:
+        raise DuelArgumentError(f"{what} {games}: an even number >= 2 (each dice sequence is played twice)")
     if args.seed < 0:
         raise DuelArgumentError(f"--seed {args.seed}: must be >= 0")
+    if args.workers is not None and args.workers < 1:
+        raise DuelArgumentError(f"--workers {args.workers}: must be >= 1")
+    limit = args.cube_limit
+    if limit is not None and (limit < 1 or limit & (limit - 1)):
+        raise DuelArgumentError(f"--cube-limit {limit}: a power of two (1, 2, 4, 8, ...)")
     parse_player(args.a), parse_player(args.b)  # fail before starting workers
-    result = duel(args.a, args.b, args.games, args.seed, args.workers, progress=sys.stderr.isatty())
+    progress = sys.stderr.isatty()
+    if args.match is not None:
+        result = match_duel(args.a, args.b, games, args.match, args.seed, args.workers, progress)
+    else:
+        result = duel(args.a, args.b, games, args.seed, args.workers, progress, cube=args.cube or money_rules,
+                      jacoby=args.jacoby, beavers=args.beavers, cube_limit=limit)
     print(result.to_json() if args.json else result.summary())
     return 0
 
