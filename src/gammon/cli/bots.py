@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..bots.players import LEVELS, parse_player, player_names
+from ..cube.context import CubeContext
 from ..errors import GammonError
 from .positions import read_dice, read_state
 
@@ -27,12 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "hint",
         help="rank every legal play of a roll",
         description="Rank every legal play of POSITION for the roll D1 D2 (or the position's own dice): "
-        "equity, the five probabilities (win, win gammon, win backgammon, lose gammon, lose "
+        "cubeful equity with the position's cube and score (match: MWC shown as equity per cube; a bare "
+        "Position ID is a money game, cube centred), the five probabilities (win, win gammon, win backgammon, lose gammon, lose "
         "backgammon, for the side to act after its play) and the equity lost against the best.",
     )
     hint.add_argument("position", metavar="POSITION", help="BPN, XGID, GNUbg ID, FIBS board or Position ID")
     hint.add_argument("dice", metavar="DIE", nargs="*", help="two dice 1-6")
-    hint.add_argument("--player", default=None, help=f"the evaluating player (default pubeval:2); {player_help}")
+    hint.add_argument("--player", default=None, help=f"the evaluating player (default nn:2); {player_help}")
     hint.add_argument("--limit", type=int, default=0, help="show only the best N plays")
     hint.add_argument("--json", action="store_true", help="one JSON object")
     hint.set_defaults(handler=_hint)
@@ -87,14 +89,16 @@ def _hint(args: argparse.Namespace) -> int:
     state = read_state(args.position)
     d1, d2 = read_dice(args.dice, state)
     player = Player.from_name(args.player or DEFAULT_HINT_PLAYER)
-    hints = hint(state.position, d1, d2, player)
+    context = CubeContext.from_state(state)
+    hints = hint(state, d1, d2, player)
     if args.limit > 0:
         hints = hints[: args.limit]
     if args.json:
         print(json.dumps({"position": state.position.position_id(), "dice": [d1, d2], "player": player.name,
-                          "plays": [h.as_dict() for h in hints]}))
+                          "context": context.describe(), "plays": [h.as_dict() for h in hints]}))
         return 0
-    print(f"{state.position.position_id()} {d1}-{d2}, {player.name}; probabilities: win wg wbg - lose lg lbg")
+    print(f"{state.position.position_id()} {d1}-{d2}, {player.name}, {context.describe()}; "
+          "cubeful equity per cube; probabilities: win wg wbg - lose lg lbg")
     width = max(len(h.play_text()) for h in hints)
     for h in hints:
         p = h.probabilities
