@@ -17,6 +17,10 @@ PLAYER_HELP = (
 )
 
 
+#: The cube limit of money duels with the cube unless --cube-limit says otherwise.
+DUEL_CUBE_LIMIT = 64
+
+
 class DuelArgumentError(GammonError, ValueError):
     """A duel or training argument out of range; the message names it."""
 
@@ -58,7 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     duel.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule (implies --cube)")
     duel.add_argument("--beavers", action="store_true", help="money play: beavers allowed (implies --cube)")
     duel.add_argument("--cube-limit", type=int, default=None, metavar="N",
-                      help="money play: the largest cube, a power of two (implies --cube)")
+                      help=f"money play: the largest cube, a power of two, or 0 for none (implies --cube; "
+                      f"default {DUEL_CUBE_LIMIT}: two bots that both misjudge a position redouble each other "
+                      "without end, and a few such games would decide the mean)")
     duel.add_argument("--json", action="store_true", help="print one JSON object")
     duel.set_defaults(handler=_duel)
 
@@ -129,9 +135,9 @@ def _duel(args: argparse.Namespace) -> int:
         raise DuelArgumentError(f"--seed {args.seed}: must be >= 0")
     if args.workers is not None and args.workers < 1:
         raise DuelArgumentError(f"--workers {args.workers}: must be >= 1")
-    limit = args.cube_limit
+    limit = DUEL_CUBE_LIMIT if args.cube_limit is None else (args.cube_limit or None)
     if limit is not None and (limit < 1 or limit & (limit - 1)):
-        raise DuelArgumentError(f"--cube-limit {limit}: a power of two (1, 2, 4, 8, ...)")
+        raise DuelArgumentError(f"--cube-limit {args.cube_limit}: a power of two (1, 2, 4, 8, ...) or 0 for no limit")
     parse_player(args.a), parse_player(args.b)  # fail before starting workers
     progress = sys.stderr.isatty()
     if args.match is not None:
