@@ -135,7 +135,8 @@ def _duel(args: argparse.Namespace) -> int:
         raise DuelArgumentError(f"--seed {args.seed}: must be >= 0")
     if args.workers is not None and args.workers < 1:
         raise DuelArgumentError(f"--workers {args.workers}: must be >= 1")
-    limit = DUEL_CUBE_LIMIT if args.cube_limit is None else (args.cube_limit or None)
+    cube = args.cube or money_rules
+    limit = (DUEL_CUBE_LIMIT if cube else None) if args.cube_limit is None else (args.cube_limit or None)
     if limit is not None and (limit < 1 or limit & (limit - 1)):
         raise DuelArgumentError(f"--cube-limit {args.cube_limit}: a power of two (1, 2, 4, 8, ...) or 0 for no limit")
     parse_player(args.a), parse_player(args.b)  # fail before starting workers
@@ -143,7 +144,7 @@ def _duel(args: argparse.Namespace) -> int:
     if args.match is not None:
         result = match_duel(args.a, args.b, games, args.match, args.seed, args.workers, progress)
     else:
-        result = duel(args.a, args.b, games, args.seed, args.workers, progress, cube=args.cube or money_rules,
+        result = duel(args.a, args.b, games, args.seed, args.workers, progress, cube=cube,
                       jacoby=args.jacoby, beavers=args.beavers, cube_limit=limit)
     print(result.to_json() if args.json else result.summary())
     return 0
