@@ -253,15 +253,20 @@ class CubefulSearch:
         Worth offering when the opponent would accept it and it costs the side on roll
         less than :data:`RESIGN_TOLERANCE` per cube against playing on: hopeless positions.
         """
-        quick = flip_probabilities(self.evaluator.evaluate_batch(
-            movegen.flip_board(np.ascontiguousarray(board, np.int8))[None, :]))[0]
-        if quick[0] > HOPELESS:
+        if self.static(board)[0] > HOPELESS:
             return None
+        value, _ = self.value(board, context, plies)  # playing on: the same whatever is offered
+        play_on = float(context.normalise(value))
         for points in (1, 2, 3):
-            play_on, resign = self.resignation(board, context, points, plies)
+            resign = float(context.normalise(context.value_of(-points * context.cube)))
             if resign <= play_on + RESIGN_TOLERANCE:
                 return points if play_on - resign <= RESIGN_TOLERANCE else None
         return None
+
+    def static(self, board: np.ndarray) -> np.ndarray:
+        """Cubeless 0-ply probabilities of the side on roll of ``board`` (a quick screen)."""
+        after = movegen.flip_board(np.ascontiguousarray(board, np.int8))[None, :]
+        return flip_probabilities(self.evaluator.evaluate_batch(after))[0]
 
 
 #: Equity per cube a resignation may give away (rounding in the evaluations).

@@ -37,7 +37,7 @@ from ..state import GameStatus
 from .cubeful import HOPELESS
 from .dice import DiceStream
 from .players import Player, parse_player
-from .probabilities import equities, flip_probabilities
+from .probabilities import equities
 
 MAX_TURNS = 5000
 #: Dice streams set aside per match: a match to at most 25 points lasts at most 49 games.
@@ -118,12 +118,6 @@ def play_cube_game(first: Player, second: Player, seed: int, game: int,
     return _cube_game(first, second, stream, stream.opening(), context or CubeContext())
 
 
-def _on_roll(player: Player, board: np.ndarray) -> np.ndarray:
-    """The cubeless 0-ply probabilities of the side on roll of ``board``, by ``player``'s evaluator."""
-    after = movegen.flip_board(board)[None, :]  # the evaluator values boards from the side that just moved
-    return flip_probabilities(player.evaluator.evaluate_batch(after))[0]
-
-
 def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple[int, int],
                start: CubeContext) -> CubeGame:
     seats = (first, second)
@@ -145,7 +139,7 @@ def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple
         context = _seen_by(views[seat], cube, owner, seat)
         if turn:  # before rolling: resign, then double (there is no cube action before the opening roll)
             # One 0-ply evaluation screens both: offer_resignation itself gives up above HOPELESS.
-            quick = _on_roll(player, board)
+            quick = player.cubeful.static(board)
             offer = player.cubeful.offer_resignation(board, context, player.ply) if quick[0] <= HOPELESS else None
             if offer is not None and other.cubeful.accept_resignation(board, context, offer, other.ply):
                 stake = 1 if jacoby and owner is None else offer

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from .. import movegen
-from .context import CubeContext, Owner
+from .context import CubeContext
 
 CONTACT_EFFICIENCY = 0.68
 RACE_EFFICIENCY = (0.55, 0.00125, 0.6, 0.7)  # base, per pip, min, max
