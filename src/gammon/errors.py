@@ -63,3 +63,38 @@ class BearoffTableError(GammonError):
 
 class BearoffCoverageError(GammonError, ValueError):
     """A position that the loaded bear-off tables do not cover (checkers outside their points, ...)."""
+
+
+class EngineError(GammonError):
+    """Talking to an external engine failed (``gammon.engine``)."""
+
+
+class EngineTerminatedError(EngineError):
+    """The engine process exited or closed its output (it crashed, or was quit)."""
+
+
+class EngineTimeoutError(EngineError, TimeoutError):
+    """The engine did not answer in time."""
+
+
+class EngineProtocolError(EngineError):
+    """The engine sent a reply the protocol does not allow here (garbled, or out of order)."""
+
+
+class IllegalEngineMoveError(EngineProtocolError):
+    """The engine's ``bestmove`` is not a legal play of the position and roll."""
+
+
+class EngineCommandError(EngineError):
+    """The engine answered a command with ``error <code> <message>``; ``code`` says which kind."""
+
+    def __init__(self, code: str, message: str, command: str = "") -> None:
+        self.code = code
+        self.message = message
+        self.command = command
+        where = f" to {command!r}" if command else ""
+        super().__init__(f"engine error{where}: {code} {message}".rstrip())
+
+
+class UnsupportedFeatureError(EngineCommandError):
+    """The engine does not do what was asked (a checker-play-only engine asked for a cube decision)."""

@@ -34,10 +34,8 @@ from ..cube.decision import Response
 from ..cube.met import MAX_AWAY
 from ..position import Position
 from ..state import GameStatus
-from .cubeful import HOPELESS
 from .dice import DiceStream
 from .players import Player, parse_player
-from .probabilities import equities
 
 MAX_TURNS = 5000
 #: Dice streams set aside per match: a match to at most 25 points lasts at most 49 games.
@@ -123,12 +121,6 @@ def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple
     seats = (first, second)
     views = (start, start.flip())
     jacoby = start.is_money and start.jacoby
-    # Money play without the Jacoby rule: a side whose cubeless equity E is not positive never
-    # gains by doubling. Doubled and taken, it is worth twice its equity with the cube across,
-    # which is at most E <= 0, so no more than that equity once; not doubling keeps at least
-    # that. Its cube decision is skipped (exact for Janowski's formulas at 0 ply, a 0-ply screen
-    # deeper). Not in a match: there a trailer may double with fewer than half the wins.
-    skip = start.is_money and not jacoby
     cube, owner, doubles = start.cube, None, 0
     board = _OPENING.copy()
     d1, d2 = opening
@@ -138,17 +130,14 @@ def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple
         sign = 1 if seat == 0 else -1
         context = _seen_by(views[seat], cube, owner, seat)
         if turn:  # before rolling: resign, then double (there is no cube action before the opening roll)
-            # One 0-ply evaluation screens both: offer_resignation itself gives up above HOPELESS.
-            quick = player.cubeful.static(board)
-            offer = player.cubeful.offer_resignation(board, context, player.ply) if quick[0] <= HOPELESS else None
-            if offer is not None and other.cubeful.accept_resignation(board, context, offer, other.ply):
+            offer = player.offer_resignation(board, context)
+            if offer is not None and other.accept_resignation(board, context, offer):
                 stake = 1 if jacoby and owner is None else offer
                 return CubeGame(-sign * stake * cube, cube, GameStatus.RESIGNED, doubles, turn)
-            if (context.can_double and not (skip and equities(quick[None, :])[0] <= 0.0)
-                    and player.cube_decision(board, context).double):
+            if context.can_double and player.should_double(board, context):
                 doubles += 1
                 # The opponent judges the doubler's position with its own evaluator and depth.
-                response = other.cube_decision(board, context).response
+                response = other.answer_double(board, context)
                 if response is Response.PASS:
                     return CubeGame(sign * cube, cube, GameStatus.DROPPED, doubles, turn)
                 cube *= 4 if response is Response.BEAVER else 2
@@ -464,6 +453,15 @@ def _init_worker(a: str, b: str) -> None:
     _worker_players = (Player.from_name(a), Player.from_name(b))
 
 
+def _close_worker_players() -> None:
+    """Stop external engines (``ubgi:CMD``, ``gnubg:PLY``) started in this process."""
+    global _worker_players
+    if _worker_players is not None:
+        for player in _worker_players:
+            player.close()
+        _worker_players = None
+
+
 def _run_pairs(task: tuple[int, Sequence[int]]) -> list[tuple[int, int]]:
     seed, pairs = task
     assert _worker_players is not None
@@ -539,6 +537,7 @@ def _play_pairs(
     finally:
         if bar is not None:
             bar.close()
+        _close_worker_players()
     return results, time.perf_counter() - start, workers
 
 

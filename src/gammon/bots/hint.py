@@ -13,6 +13,7 @@ from ..position import Position
 from ..state import GameState, GameStatus
 from .players import Player
 from .probabilities import Probabilities
+from .search import Analysis
 
 #: The strongest player: the neural net at 2 ply, GNU Backgammon's usual depth for hints.
 DEFAULT_HINT_PLAYER = "nn:2"
@@ -73,15 +74,19 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
     if isinstance(position, GameState):
         position = position.position
     analysis = chooser.analyse(position.array(), d1, d2, full=True, context=context)
+    return hints_from_analysis(analysis, cubeful=context is not None)
+
+
+def hints_from_analysis(analysis: Analysis, cubeful: bool) -> list[Hint]:
+    """An analysis's plays as ranked hints (``cubeful``: its equities are cubeful, per cube)."""
     equities = analysis.equities()
     order = analysis.ranking()
     best = equities[order[0]]
     hints = []
     for rank, index in enumerate(order, start=1):
         play = Play.from_array(analysis.moves[index], int(analysis.counts[index]))
-        cubeful = float(equities[index]) if context is not None else None
         hints.append(Hint(rank, play, analysis.probabilities_of(int(index)), int(analysis.plies[index]),
-                          float(best - equities[index]), cubeful))
+                          float(best - equities[index]), float(equities[index]) if cubeful else None))
     return hints
 
 

@@ -7,6 +7,9 @@
 ``nn``             the neural net (registered by its own module when available)
 =================  ==========================================================
 
+External engines are players too (:mod:`gammon.engine.players`): ``ubgi:CMD`` runs any
+UBGI engine command line, ``gnubg:PLY`` GNU Backgammon (``gnubg -t``) at 0-3 ply.
+
 ``PLY`` (0-3, default 0) is the search depth: ``pubeval:1`` is pubeval with 1-ply search.
 ``LEVEL`` makes the engine beatable by people, as GNU Backgammon's presets do, by adding
 Gaussian noise of the given standard deviation to each play's equity before choosing:
@@ -37,9 +40,10 @@ from ..play import LegalPlays, Play
 from ..position import Position
 from ..state import GameState
 from ..cube.context import CubeContext
-from ..cube.decision import CubeDecision
-from .cubeful import CubefulSearch
+from ..cube.decision import CubeDecision, Response
+from .cubeful import HOPELESS, CubefulSearch
 from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
+from .probabilities import equities
 from .search import DEFAULT_FILTERS, MAX_PLY, Analysis, MoveFilter, Search
 
 #: Equity noise (standard deviation) of each level; GNU Backgammon's preset values.
@@ -78,6 +82,10 @@ _EVALUATORS: dict[str, Callable[[], Evaluator]] = {"random": _random, "pubeval":
 _PENDING: dict[str, str] = {}
 
 
+#: Player kinds played by an external engine process (see :mod:`gammon.engine.players`).
+EXTERNAL_PLAYERS = ("ubgi", "gnubg")
+
+
 def register_evaluator(name: str, factory: Callable[[], Evaluator]) -> None:
     """Make ``name`` a player name (how the neural net plugs in as ``nn``)."""
     if not name.isidentifier():
@@ -86,7 +94,7 @@ def register_evaluator(name: str, factory: Callable[[], Evaluator]) -> None:
 
 
 def player_names() -> list[str]:
-    return sorted(_EVALUATORS)
+    return sorted([*_EVALUATORS, *EXTERNAL_PLAYERS])
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +104,20 @@ class PlayerSpec:
     name: str
     ply: int = 0
     level: str = "expert"
+    command: str = ""  #: the engine command line of a ``ubgi:CMD`` player
 
     @property
     def noise(self) -> float:
         return LEVELS[self.level]
 
+    @property
+    def external(self) -> bool:
+        """Whether an external engine process plays (``ubgi:CMD``, ``gnubg:PLY``)."""
+        return self.name in EXTERNAL_PLAYERS
+
     def __str__(self) -> str:
+        if self.command:
+            return f"{self.name}:{self.command}"
         text = self.name if self.ply == 0 else f"{self.name}:{self.ply}"
         return text if self.level == "expert" else f"{text}:{self.level}"
 
@@ -116,9 +132,14 @@ def parse_player(text: str) -> PlayerSpec:
     """
     parts = text.strip().split(":")
     name = parts[0].lower()
+    if name == "ubgi":
+        command = text.strip()[len("ubgi:"):].strip()
+        if not command:
+            raise InvalidPlayerError(f"bad player {text!r}: expected ubgi:COMMAND, e.g. 'ubgi:gammon engine'")
+        return PlayerSpec("ubgi", command=command)
     if not name:
         raise InvalidPlayerError(f"bad player {text!r}: expected NAME[:PLY][:LEVEL], e.g. 'pubeval:1'")
-    if name not in _EVALUATORS:
+    if name not in _EVALUATORS and name not in EXTERNAL_PLAYERS:
         if name in _PENDING:
             raise InvalidPlayerError(f"player {name!r}: {_PENDING[name]}")
         raise InvalidPlayerError(f"unknown player {name!r} in {text!r}: expected one of {', '.join(player_names())}")
@@ -140,6 +161,8 @@ def parse_player(text: str) -> PlayerSpec:
             raise InvalidPlayerError(
                 f"bad player {text!r}: {part!r} is neither a ply (0-{MAX_PLY}) nor a level ({', '.join(LEVELS)})"
             )
+    if name in EXTERNAL_PLAYERS and level is not None:
+        raise InvalidPlayerError(f"bad player {text!r}: an external engine has no noise level")
     return PlayerSpec(name, ply or 0, level or "expert")
 
 
@@ -169,12 +192,19 @@ class Player:
         self.name = name or (evaluator.name if ply == 0 else f"{evaluator.name}:{ply}")
         self.search = Search(evaluator, filters)
         self._cubeful: CubefulSearch | None = None
+        self._static_key: bytes | None = None
+        self._static_value = np.zeros(5)
         self.reseed(seed)
 
     @classmethod
     def from_name(cls, text: str | PlayerSpec, seed: int = 0) -> Player:
-        """A player from ``NAME[:PLY][:LEVEL]`` (see the module docstring)."""
+        """A player from ``NAME[:PLY][:LEVEL]`` (see the module docstring); an
+        :class:`~gammon.engine.players.EnginePlayer` for ``ubgi:CMD`` and ``gnubg:PLY``."""
         spec = text if isinstance(text, PlayerSpec) else parse_player(text)
+        if spec.external:
+            from ..engine.players import EnginePlayer
+
+            return EnginePlayer(spec)  # type: ignore[return-value]  # the same interface
         return cls(_EVALUATORS[spec.name](), spec.ply, spec.noise, seed, str(spec))
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
@@ -194,16 +224,54 @@ class Player:
         return self._cubeful
 
     def analyse(self, board: np.ndarray, d1: int, d2: int, full: bool = False,
-                context: CubeContext | None = None) -> Analysis:
-        """Every play of a kernel board (side to move) scored at this player's depth, noise-free:
-        by cubeless equity, or with a cube ``context`` (the mover's) by cubeful equity / MWC."""
+                context: CubeContext | None = None, ply: int | None = None) -> Analysis:
+        """Every play of a kernel board (side to move) scored at this player's depth (or ``ply``),
+        noise-free: by cubeless equity, or with a cube ``context`` (the mover's) by cubeful equity / MWC."""
+        ply = self.ply if ply is None else ply
         if context is not None:
-            return self.cubeful.analyse(board, d1, d2, context, self.ply, full)
-        return self.search.analyse(board, d1, d2, self.ply, full)
+            return self.cubeful.analyse(board, d1, d2, context, ply, full)
+        return self.search.analyse(board, d1, d2, ply, full)
 
     def cube_decision(self, board: np.ndarray, context: CubeContext) -> CubeDecision:
         """The cube decision of the side on roll of a kernel ``board`` at this player's depth."""
         return self.cubeful.decide(board, context, self.ply)
+
+    # -- the questions a game asks a player (the same for external engines) -------------------
+    def _static(self, board: np.ndarray) -> np.ndarray:
+        """0-ply probabilities of the side on roll, kept for the next question on the same board."""
+        key = board.tobytes()
+        if self._static_key != key:
+            self._static_key, self._static_value = key, self.cubeful.static(board)
+        return self._static_value
+
+    def should_double(self, board: np.ndarray, context: CubeContext) -> bool:
+        """Whether the side on roll of ``board`` doubles (or redoubles) now."""
+        if not context.can_double:
+            return False
+        # Money play without the Jacoby rule: a side whose cubeless equity E is not positive
+        # never gains by doubling. Doubled and taken, it is worth twice its equity with the cube
+        # across, at most E <= 0; not doubling keeps at least that. Exact for Janowski's
+        # formulas at 0 ply, a screen deeper.
+        if context.is_money and not context.jacoby and equities(self._static(board)[None, :])[0] <= 0.0:
+            return False
+        return self.cube_decision(board, context).double
+
+    def answer_double(self, board: np.ndarray, context: CubeContext) -> Response:
+        """Take, pass or beaver a double from the side on roll of ``board`` (``context`` is the doubler's)."""
+        return self.cube_decision(board, context).response
+
+    def offer_resignation(self, board: np.ndarray, context: CubeContext) -> int | None:
+        """Points (1-3, times the cube) the side on roll of ``board`` resigns now, or None to play on."""
+        if self._static(board)[0] > HOPELESS:
+            return None
+        return self.cubeful.offer_resignation(board, context, self.ply)
+
+    def accept_resignation(self, board: np.ndarray, context: CubeContext, points: int) -> bool:
+        """Whether to accept the resignation of ``points`` by the side on roll of ``board`` (its ``context``)."""
+        return self.cubeful.accept_resignation(board, context, points, self.ply)
+
+    def close(self) -> None:
+        """Nothing to release (an external engine's player stops its process here)."""
 
     def choose_index(self, analysis: Analysis) -> int:
         """The play chosen from an analysis: the best, unless noise says otherwise."""

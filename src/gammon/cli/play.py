@@ -19,7 +19,7 @@ from ..errors import GammonError, IllegalActionError
 from ..match import Match
 from ..bots.players import Player
 from ..cube.context import CubeContext
-from ..cube.decision import CubeDecision
+from ..cube.decision import Response
 from ..play import BAR, OFF, LegalPlays, Play
 from ..position import Color
 from ..state import GameState, MAX_MATCH_LENGTH, Resignation
@@ -63,16 +63,17 @@ def player_opponent(player: Player) -> Opponent:
     """An engine player as the opponent: its plays, cube decisions and resignation answers
     all come from its cubeful search at its own depth (score and cube included)."""
 
-    def decision(state: GameState) -> CubeDecision:
-        return player.cube_decision(state.position.array(), CubeContext.from_state(state))
+    def context(state: GameState) -> CubeContext:
+        return CubeContext.from_state(state)
 
     def accept(state: GameState) -> bool:
         assert state.resignation is not None
-        return player.cubeful.accept_resignation(state.position.array(), CubeContext.from_state(state),
-                                                 int(state.resignation), player.ply)
+        return player.accept_resignation(state.position.array(), context(state), int(state.resignation))
 
-    return Opponent(choose=player, double=lambda state: decision(state).double,
-                    take=lambda state: decision(state).take, accept=accept, name=f"{player.name} bot")
+    return Opponent(choose=player,
+                    double=lambda state: player.should_double(state.position.array(), context(state)),
+                    take=lambda state: player.answer_double(state.position.array(), context(state)) is not Response.PASS,
+                    accept=accept, name=f"{player.name} bot")
 
 
 class _Quit(Exception):

@@ -1,0 +1,157 @@
+"""External engines as players: ``ubgi:CMD`` (any UBGI engine) and ``gnubg:PLY`` (GNU Backgammon).
+
+An :class:`EnginePlayer` answers the questions a game asks a player (a play, double or
+not, take or pass) by asking its engine, so duels, ``gammon play`` and ``gammon engine``
+take it wherever they take one of gammon's own players. The engine process starts on the
+first question (so duel workers each start their own) and stops with :meth:`close`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..bots.players import PlayerSpec
+from ..cube.context import CubeContext, Owner
+from ..cube.decision import Response
+from ..errors import UnsupportedFeatureError
+from ..play import LegalPlays, Play
+from ..position import Color, Position
+from ..state import GameState
+
+
+def open_engine(spec: PlayerSpec):
+    """Start the engine a player spec names: a :class:`~gammon.engine.SimpleEngine` for
+    ``ubgi:CMD``, a :class:`~gammon.engine.gnubg.GnubgEngine` for ``gnubg:PLY``."""
+    if spec.name == "gnubg":
+        from .gnubg import GnubgEngine
+
+        return GnubgEngine.popen(ply=spec.ply)
+    if spec.name == "ubgi":
+        from .simple import SimpleEngine
+
+        return SimpleEngine.popen_ubgi(spec.command)
+    raise ValueError(f"{spec} is not an external engine")
+
+
+def state_of(board: np.ndarray, context: CubeContext | None = None, *, dice: tuple[int, int] | None = None,
+             double_offered: bool = False) -> GameState:
+    """The GameState of a kernel ``board`` (side on roll to act) in a cube ``context`` (its view).
+
+    A match context becomes the score that leaves each side its points to go; a 1-point
+    match (cube dead) is sent as 1-away/1-away.
+    """
+    position = Position(board.tolist(), Color.WHITE)
+    if context is None:
+        return GameState(position=position, dice=dice, double_offered=double_offered)
+    owner = {Owner.CENTRED: None, Owner.ME: Color.WHITE, Owner.OPPONENT: Color.BLACK}[context.owner]
+    if context.is_money:
+        return GameState(position=position, dice=dice, cube=context.cube, cube_owner=owner,
+                         double_offered=double_offered, jacoby=context.jacoby, beavers=context.beavers,
+                         cube_limit=context.cube_limit)
+    me, opponent = context.away
+    length = max(me, opponent, 2)
+    score = {Color.WHITE: length - me, Color.BLACK: length - opponent}
+    return GameState(position=position, dice=dice, cube=context.cube, cube_owner=owner,
+                     double_offered=double_offered, score=(score[Color.BLACK], score[Color.WHITE]),
+                     match_length=length, crawford=context.crawford)
+
+
+class EnginePlayer:
+    """A player whose decisions come from an external engine process.
+
+    UBGI has no resignations, so an engine player never resigns and refuses resignations
+    (the game is played out). An engine that cannot make cube decisions (UBGI compliance
+    level 0) never doubles and takes every double.
+    """
+
+    def __init__(self, spec: PlayerSpec) -> None:
+        self.spec = spec
+        self.name = str(spec)
+        self.ply = spec.ply
+        self._engine = None
+        self._cube_supported = True
+        self._mode: str | None = None
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            self._engine = open_engine(self.spec)
+        return self._engine
+
+    def reseed(self, seed: int | np.random.SeedSequence) -> None:
+        """Pass a seed on to an engine that has a ``Seed`` option (its own randomness, if any)."""
+        sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        option = getattr(self.engine, "protocol", None)
+        if option is not None and option.option_named("Seed") is not None:
+            self.engine.configure({"Seed": int(sequence.generate_state(1)[0] & 0x7FFFFFFF)})
+
+    # -- checker play -------------------------------------------------------------------------
+    def _eval_mode(self, cubeful: bool) -> None:
+        """Cubeless games ask an engine with an ``EvalMode`` option for cubeless plays."""
+        mode = "cubeful" if cubeful else "cubeless"
+        protocol = getattr(self.engine, "protocol", None)
+        if mode != self._mode and protocol is not None and protocol.option_named("EvalMode") is not None:
+            self.engine.configure({"EvalMode": mode})
+        self._mode = mode
+
+    def choose_board(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None = None) -> np.ndarray:
+        """The board after the engine's play (mover's view)."""
+        state = state_of(board, context)
+        legal = state.position.legal_plays(d1, d2)
+        self._eval_mode(context is not None)
+        play = self.engine.play(state, (d1, d2)).play
+        return legal.boards()[legal.index(play)]
+
+    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+        return self.engine.play(GameState(position=position), (d1, d2)).play
+
+    def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
+        """The terminal game's opponent interface."""
+        if isinstance(state, GameState):
+            asked = state.replace(dice=None, double_offered=False, resignation=None)
+        else:
+            asked = GameState(position=legal_plays.position)
+        play = self.engine.play(asked, legal_plays.dice).play
+        return legal_plays[legal_plays.index(play)]
+
+    # -- the cube -----------------------------------------------------------------------------
+    def _cube(self, state: GameState) -> bool | None:
+        if not self._cube_supported:
+            return None
+        try:
+            result = self.engine.cube(state)
+        except UnsupportedFeatureError:
+            self._cube_supported = False
+            return None
+        return result.double if not state.double_offered else result.take
+
+    def should_double(self, board: np.ndarray, context: CubeContext) -> bool:
+        if not context.can_double:
+            return False
+        return bool(self._cube(state_of(board, context)))
+
+    def answer_double(self, board: np.ndarray, context: CubeContext) -> Response:
+        take = self._cube(state_of(board, context, double_offered=True))
+        return Response.PASS if take is False else Response.TAKE
+
+    def offer_resignation(self, board: np.ndarray, context: CubeContext) -> int | None:
+        return None
+
+    def accept_resignation(self, board: np.ndarray, context: CubeContext, points: int) -> bool:
+        return False
+
+    def cube_decision(self, board: np.ndarray, context: CubeContext):
+        raise UnsupportedFeatureError("unsupported_feature",
+                                      f"{self.name} answers double/take only; cube equities need one of gammon's players")
+
+    def analyse(self, *args: object, **kwargs: object):
+        raise UnsupportedFeatureError("unsupported_feature",
+                                      f"{self.name}: use gammon.engine's analyse() for an external engine's hints")
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
+    def __repr__(self) -> str:
+        return f"EnginePlayer({self.name!r})"

@@ -1,0 +1,65 @@
+"""What the engine client asks with and gets back: limits, plays, ranked plays, cube answers, options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..play import Play
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How long or deep an engine may think, as ``go`` takes it; ``None`` leaves it to the engine.
+
+    ``time`` is seconds (sent as ``movetime`` in ms), ``depth`` plies, ``nodes`` positions
+    evaluated, ``trials`` rollout games.
+
+    >>> Limit(time=0.5).go_arguments()
+    'movetime 500'
+    """
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    trials: int | None = None
+
+    def go_arguments(self) -> str:
+        parts = []
+        if self.time is not None:
+            parts.append(f"movetime {max(1, round(self.time * 1000))}")
+        for name in ("depth", "nodes", "trials"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name} {int(value)}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    """The engine's play for a roll (an empty :class:`Play` when the roll cannot be played).
+
+    ``info`` holds the last ``info`` line's values before the answer (``eq``, ``pwin``,
+    ``depth``, ...), numbers as floats or ints.
+    """
+
+    play: Play
+    info: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeResult:
+    """The engine's cube answer: ``action`` is ``double``, ``nodouble``, ``take`` or ``drop``.
+
+    ``double`` is set for a decision before rolling, ``take`` when answering a double.
+    """
+
+    action: str
+    info: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def double(self) -> bool | None:
+        return {"double": True, "nodouble": False}.get(self.action)
+
+    @property
+    def take(self) -> bool | None:
+        return {"take": True, "drop": False}.get(self.action)

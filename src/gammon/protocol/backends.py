@@ -1,0 +1,153 @@
+"""What answers ``gammon engine``'s searches: gammon's own players, or an external engine.
+
+:class:`LocalBackend` runs a :class:`~gammon.bots.players.Player`, deepening one ply at a
+time so that ``stop`` finds an answer ready; :class:`EngineBackend` forwards to an engine
+client (GNU Backgammon's adapter, or any UBGI engine), which answers in one piece.
+"""
+
+from __future__ import annotations
+
+import threading
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from ..bots.hint import Hint, hints_from_analysis
+from ..bots.players import Player, parse_player
+from ..cube.context import CubeContext
+from ..cube.decision import Response
+from ..errors import UnsupportedFeatureError
+from ..state import GameState
+
+#: ``report(ply, hints, choice)``: a completed depth, its ranked plays and the index of the chosen one.
+Report = Callable[[int, list[Hint], int], None]
+
+
+class StopSignal(threading.Event):
+    """Set by ``stop`` (or the end of ``movetime``): finish after the current depth."""
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAnswer:
+    """``action`` is double, nodouble, take or drop; ``info`` the equities behind it."""
+
+    action: str
+    info: dict[str, float] = field(default_factory=dict)
+    depth: int | None = None
+
+
+class Backend(Protocol):
+    def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None: ...
+
+    def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
+                report: Report) -> list[Hint]: ...
+
+    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer: ...
+
+    def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]: ...
+
+    def close(self) -> None: ...
+
+
+class LocalBackend:
+    """One of gammon's players (``nn``, ``pubeval:1:advanced``, ...)."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None:
+        """Deterministic: the noise depends on the seed and the position only; else on the go's number too."""
+        text = f"{state.gnubg_id()} {state.dice}".encode()
+        extra = [] if deterministic else [number]
+        self.player.reseed(np.random.SeedSequence([seed, zlib.crc32(text), *extra]))
+
+    def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
+                report: Report) -> list[Hint]:
+        assert state.dice is not None
+        board = state.position.array()
+        context = CubeContext.from_state(state) if cubeful else None
+        hints: list[Hint] = []
+        for ply in range(depth + 1):
+            if ply and stop.is_set():
+                break
+            analysis = self.player.analyse(board, *state.dice, context=context, ply=ply)
+            hints = hints_from_analysis(analysis, cubeful=context is not None)
+            chosen = self.player.choose_index(analysis)
+            report(ply, hints, int(np.flatnonzero(analysis.ranking() == chosen)[0]))
+            if len(hints) == 1:
+                break
+        return hints
+
+    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer:
+        context = CubeContext.from_state(state)
+        decision = self.player.cubeful.decide(state.position.array(), context, depth)
+        info = {"nd": decision.no_double, "dt": decision.double_take, "dp": decision.double_pass}
+        if state.double_offered:
+            action = "drop" if decision.response is Response.PASS else "take"
+            info["eq"] = -min(decision.double_take, decision.double_pass)  # the taker's view
+        else:
+            action = "double" if decision.double and context.can_double else "nodouble"
+            info["eq"] = decision.best
+        if decision.mwc is not None:
+            info["mwc"] = decision.mwc[1 if decision.double else 0]
+        return CubeAnswer(action, info, depth)
+
+    def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
+        context = CubeContext.from_state(state)
+        value, probabilities = self.player.cubeful.value(state.position.array(), context, depth)
+        p = probabilities
+        equity = float(context.normalise(value)) if cubeful else float(
+            2 * p[0] - 1 + p[1] + p[2] - p[3] - p[4])
+        out = {"eq": equity}
+        if not context.is_money:
+            out["mwc"] = float(value)
+        out.update(pwin=float(p[0]), pgammon=float(p[1]), pbg=float(p[2]),
+                   plose_gammon=float(p[3]), plose_bg=float(p[4]))
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+class EngineBackend:
+    """An external engine behind gammon's client API (GNU Backgammon's adapter, a UBGI engine)."""
+
+    def __init__(self, engine: object, depth: int | None = None) -> None:
+        self.engine = engine
+
+    def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None:
+        options = getattr(self.engine, "options", {})
+        if "Seed" in options:
+            self.engine.configure({"Seed": seed})
+
+    def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
+                report: Report) -> list[Hint]:
+        assert state.dice is not None
+        hints = self.engine.analyse(state, state.dice, multipv=multipv)
+        if hints:
+            report(hints[0].ply, hints, 0)
+        return hints
+
+    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer:
+        result = self.engine.cube(state)
+        info = {k: float(v) for k, v in result.info.items() if isinstance(v, (int, float))}
+        return CubeAnswer(result.action, info, None)
+
+    def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
+        raise UnsupportedFeatureError("unsupported_feature", "eval is not available from an external engine")
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def backend_for(name: str, ply: int) -> Backend:
+    """The backend of a player name: ``nn:2``, ``gnubg:2`` or ``ubgi:CMD``."""
+    spec = parse_player(name)
+    if spec.name in ("ubgi", "gnubg"):
+        from ..engine.players import open_engine
+
+        return EngineBackend(open_engine(spec))
+    return LocalBackend(Player.from_name(spec))

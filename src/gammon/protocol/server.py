@@ -1,0 +1,641 @@
+"""``gammon engine``: gammon (or GNU Backgammon, or any UBGI engine) served over UBGI.
+
+One thread reads commands; a search runs in a worker thread, so ``stop`` and ``isready``
+are answered while it thinks. Searches deepen one ply at a time and stream an ``info``
+line per completed depth; ``stop`` (or the end of ``movetime``) answers at once with the
+deepest result so far. Every bad command gets an ``error`` line and the engine carries on;
+only ``quit`` or the end of its input ends it.
+
+Both dialects are understood: v0.1's ``setoption name N value V`` and v0.2's
+``set KEY VALUE`` / ``get KEY`` / ``keys`` name the same settings (:data:`SETTINGS`).
+"""
+
+from __future__ import annotations
+
+import io
+import queue
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from .. import __name__ as _package
+from ..bots.hint import Hint
+from ..bots.players import LEVELS, parse_player
+from ..bots.search import MAX_PLY
+from ..errors import EngineCommandError, GammonError
+from ..position import Color, Position
+from ..state import GameState, GameStatus
+from .backends import Backend, CubeAnswer, StopSignal, backend_for
+from .wire import ErrorCode, Option, error_line, format_key_line, format_number, format_option_line, format_play
+
+ENGINE_NAME = "gammon"
+AUTHOR = "gammon developers"
+PROTOCOL_VERSION = "0.2"
+DEFAULT_PLAYER = "nn"
+DEFAULT_PLY = 2
+MAX_MULTIPV = 64
+#: Seconds the engine spends on commands already read when told to quit.
+QUIT_GRACE = 5.0
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(_package)
+    except Exception:  # not installed: running from a source tree
+        return "0"
+
+
+class CommandError(GammonError):
+    """A command the engine refuses; becomes one ``error`` line."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One engine setting under both of its names: v0.1's ``option`` and v0.2's ``key``."""
+
+    option: Option
+    key: str
+
+    @property
+    def name(self) -> str:
+        return self.option.name
+
+    def as_key(self) -> Option:
+        o = self.option
+        return Option(self.key, o.type, o.default, o.min, o.max, o.choices)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(Option("Player", "string", DEFAULT_PLAYER), "engine.player"),
+    Setting(Option("Ply", "spin", str(DEFAULT_PLY), 0, MAX_PLY), "engine.ply"),
+    Setting(Option("Level", "combo", "expert", choices=tuple(LEVELS)), "engine.level"),
+    # gammon's search runs on one thread; the option exists so interfaces can set it.
+    Setting(Option("Threads", "spin", "1", 1, 1), "engine.threads"),
+    Setting(Option("Seed", "spin", "0", 0, 2**31 - 1), "engine.seed"),
+    Setting(Option("Deterministic", "check", "true"), "engine.deterministic"),
+    Setting(Option("EvalMode", "combo", "cubeful", choices=("cubeless", "cubeful")), "engine.eval_mode"),
+    Setting(Option("MultiPV", "spin", "1", 1, MAX_MULTIPV), "engine.multipv"),
+)
+_BY_NAME = {s.name.lower(): s for s in SETTINGS} | {s.key: s for s in SETTINGS}
+
+
+@dataclass
+class Search:
+    """One ``go`` in flight: its thread, its stop signal, and whether it has been answered."""
+
+    role: str
+    stop: StopSignal
+    number: int = 0
+    thread: threading.Thread | None = None
+    answered: bool = False
+    done: threading.Event = field(default_factory=threading.Event)
+    best: Callable[[], str | None] = lambda: None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class UbgiEngine:
+    """The engine's state and command handlers; :meth:`run` serves a stream of lines."""
+
+    def __init__(self, player: str = DEFAULT_PLAYER, ply: int | None = None,
+                 output: TextIO | None = None) -> None:
+        self.output = output or sys.stdout
+        self._write_lock = threading.Lock()
+        self.values: dict[str, str] = {s.name: s.option.default or "" for s in SETTINGS}
+        self._backend: Backend | None = None
+        self._backend_lock = threading.Lock()
+        self._set_player(player, explicit_ply=ply)
+        self._session = GameState()
+        self.state: GameState | None = None
+        self.search: Search | None = None
+        self._go_count = 0  # gos started
+        self._gos_read = 0  # gos read (some may wait in the queue)
+        self._stop_up_to = 0  # every go up to this number has been told to stop
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self.running = True
+
+    # -- output ---------------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        with self._write_lock:
+            try:
+                self.output.write(line + "\n")
+                self.output.flush()
+            except (BrokenPipeError, ValueError):
+                self.running = False
+
+    # -- settings -------------------------------------------------------------------------
+    def _set_player(self, text: str, explicit_ply: int | None = None) -> None:
+        """``Player`` also sets Ply and Level when written with them (``pubeval:1:advanced``)."""
+        try:
+            spec = parse_player(text)
+        except GammonError as error:
+            raise CommandError(ErrorCode.BAD_VALUE, str(error)) from None
+        if spec.command:
+            self.values["Player"] = str(spec)
+        else:
+            self.values["Player"] = spec.name
+            written = text.split(":")[1:]
+            if explicit_ply is not None:
+                self.values["Ply"] = str(explicit_ply)
+            elif any(part.strip().isdigit() for part in written):
+                self.values["Ply"] = str(spec.ply)
+            if any(part.strip().lower() in LEVELS for part in written):
+                self.values["Level"] = spec.level
+        self.backend_close()
+
+    def set_value(self, name: str, value: str) -> None:
+        setting = _BY_NAME.get(name) or _BY_NAME.get(name.lower())
+        if setting is None:
+            raise CommandError(ErrorCode.BAD_ARGUMENT,
+                               f"unknown option {name!r}: expected one of {', '.join(s.name for s in SETTINGS)}")
+        if setting.name == "Player":
+            if not value.strip():
+                raise CommandError(ErrorCode.BAD_VALUE, "Player: expected NAME[:PLY][:LEVEL], e.g. 'nn:2'")
+            self._set_player(value.strip())
+            return
+        try:
+            text = setting.option.check(value.strip())
+        except ValueError as error:
+            raise CommandError(ErrorCode.BAD_VALUE, str(error)) from None
+        changed = self.values[setting.name] != text
+        self.values[setting.name] = text
+        if changed and setting.name in ("Ply", "Level"):
+            self.backend_close()
+
+    @property
+    def ply(self) -> int:
+        return int(self.values["Ply"])
+
+    @property
+    def multipv(self) -> int:
+        return int(self.values["MultiPV"])
+
+    @property
+    def cubeful(self) -> bool:
+        return self.values["EvalMode"] == "cubeful"
+
+    def player_name(self) -> str:
+        name = self.values["Player"]
+        if name.startswith(("ubgi:",)):
+            return name
+        level = self.values["Level"]
+        return f"{name}:{self.ply}" + (f":{level}" if level != "expert" else "")
+
+    def backend_close(self) -> None:
+        """Drop the player (a setting changed it); an external engine's process stops."""
+        with self._backend_lock:
+            backend, self._backend = self._backend, None
+        if backend is not None:
+            backend.close()
+
+    def backend(self) -> Backend:
+        """The player that answers searches, made on first use (loading a net takes a moment)."""
+        with self._backend_lock:
+            if self._backend is None:
+                try:
+                    self._backend = backend_for(self.player_name(), self.ply)
+                except GammonError as error:
+                    raise CommandError(ErrorCode.BAD_VALUE, f"Player: {error}") from None
+            return self._backend
+
+    # -- the command loop -------------------------------------------------------------------
+    def run(self, lines: io.TextIOBase | TextIO) -> None:
+        """Serve until ``quit`` or the end of input; nothing escapes but an ``error`` line.
+
+        This thread reads; a second one carries the commands out in order, each after the
+        search before it has answered (so ``isready`` answers once the engine is idle).
+        ``stop`` and ``quit`` act at once: ``stop`` ends the running search and any ``go``
+        still waiting (each then answers after its first depth). At the end of input the
+        commands already read are carried out first.
+        """
+        worker = threading.Thread(target=self._dispatch, name="ubgi-commands", daemon=True)
+        worker.start()
+        for raw in lines:
+            line = raw.strip().replace("\x00", "")
+            word = line.split(maxsplit=1)[0] if line else ""
+            if word in ("stop", "quit"):
+                self._stop_up_to = self._gos_read
+                search = self.search
+                if search is not None and search.number <= self._stop_up_to:
+                    self._finish_early(search)
+                if word == "quit":
+                    break
+                continue
+            if word == "go":
+                self._gos_read += 1
+            self._queue.put(line)
+            if not self.running:
+                return
+        self._queue.put(None)
+        worker.join(timeout=QUIT_GRACE)
+        self.shutdown()
+
+    def _dispatch(self) -> None:
+        while self.running:
+            line = self._queue.get()
+            if line is None:
+                return
+            search = self.search
+            if search is not None:
+                search.done.wait()
+            if self.running:
+                self.handle(line)
+
+    def handle(self, raw: str) -> None:
+        """Carry out one command line; any failure becomes an ``error`` line."""
+        line = raw.strip().replace("\x00", "")
+        if not line:
+            return
+        words = line.split()
+        command = words[0]
+        handler = self.COMMANDS.get(command)
+        try:
+            if handler is None:
+                raise CommandError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {command[:40]!r}")
+            handler(self, words[1:])
+        except CommandError as error:
+            self.send(error_line(error.code, str(error)))
+        except EngineCommandError as error:
+            self.send(error_line(_code(error.code), error.message))
+        except GammonError as error:
+            self.send(error_line(ErrorCode.BAD_ARGUMENT, str(error)))
+        except Exception as error:  # a bug of ours: say so, keep serving
+            traceback.print_exc(file=sys.stderr)
+            self.send(error_line(ErrorCode.BAD_ARGUMENT, f"internal error on {command[:40]!r}: {type(error).__name__}"))
+
+    def shutdown(self) -> None:
+        self.running = False
+        search = self.search
+        if search is not None:
+            search.stop.set()
+        self._queue.put(None)
+
+    # -- handshake and settings ---------------------------------------------------------------
+    def cmd_ubgi(self, args: list[str]) -> None:
+        self.send(f"id name {ENGINE_NAME} {_version()}")
+        self.send(f"id author {AUTHOR}")
+        self.send(f"id version {_version()}")
+        for setting in SETTINGS:
+            option = setting.option
+            default = self.values[setting.name]
+            self.send(format_option_line(Option(option.name, option.type, default, option.min, option.max,
+                                                option.choices)))
+        self.send("ubgiok")
+
+    def cmd_isready(self, args: list[str]) -> None:
+        self.backend()  # load the player now, so the first search is quick
+        self.send("readyok")
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        if not args or args[0] != "name":
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setoption name <name> [value <value>]")
+        words = args[1:]
+        if "value" in words:
+            at = words.index("value")
+            name, value = " ".join(words[:at]), " ".join(words[at + 1:])
+        else:
+            name, value = " ".join(words), ""
+        if not name:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "setoption: missing option name")
+        self.set_value(name, value)
+
+    def cmd_set(self, args: list[str]) -> None:
+        if len(args) < 2:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: set <key> <value>")
+        self.set_value(args[0], " ".join(args[1:]))
+
+    def cmd_get(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: get <key>")
+        setting = _BY_NAME.get(args[0]) or _BY_NAME.get(args[0].lower())
+        if setting is None:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, f"unknown key {args[0][:60]!r}")
+        self.send(f"value {args[0]} {self.values[setting.name]}")
+
+    def cmd_keys(self, args: list[str]) -> None:
+        self.send(f"proto {PROTOCOL_VERSION}")
+        for setting in SETTINGS:
+            key = setting.as_key()
+            self.send(format_key_line(Option(key.name, key.type, self.values[setting.name], key.min, key.max,
+                                             key.choices)))
+        self.send("keysok")
+
+    # -- the game context -----------------------------------------------------------------
+    def cmd_newgame(self, args: list[str]) -> None:
+        self.state = None
+        self._session = self._session.replace(dice=None)
+
+    def cmd_newsession(self, args: list[str]) -> None:
+        options = _pairs(args, "newsession")
+        kind = options.pop("type", None)
+        if kind not in ("money", "match"):
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "newsession: expected type money|match")
+        length = 0
+        if kind == "match":
+            text = options.pop("length", None)
+            if text is None or not text.isdigit() or not 1 <= int(text) <= 25:
+                raise CommandError(ErrorCode.BAD_ARGUMENT, "newsession: a match needs length 1-25")
+            length = int(text)
+        jacoby = _on_off(options.pop("jacoby", "off"), "jacoby")
+        crawford = _on_off(options.pop("crawford", "on"), "crawford")
+        beavers = _on_off(options.pop("beavers", "off"), "beavers")
+        if options:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, f"newsession: unknown {', '.join(options)}")
+        if length and (jacoby or beavers):
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "newsession: jacoby and beavers are money-play rules")
+        del crawford  # gammon always plays the Crawford rule; the flag is accepted for interfaces
+        self._session = GameState(match_length=length, jacoby=jacoby, beavers=beavers)
+        self.state = None
+
+    def _context_state(self) -> GameState:
+        return self.state if self.state is not None else self._session
+
+    def _update(self, **changes: object) -> None:
+        base = self._context_state()
+        try:
+            updated = base.replace(**changes)
+        except GammonError as error:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, str(error)) from None
+        if self.state is not None:
+            self.state = updated
+        self._session = updated if self.state is None else self._session.replace(
+            **{k: v for k, v in changes.items() if k != "position" and k != "dice"})
+
+    def cmd_setscore(self, args: list[str]) -> None:
+        if len(args) != 2 or not all(a.isdigit() for a in args):
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setscore <p0> <p1> (points)")
+        # p0 is GNU Backgammon's player 0 (Color.BLACK), p1 its player 1 (Color.WHITE).
+        self._update(score=(int(args[0]), int(args[1])))
+
+    def cmd_setcube(self, args: list[str]) -> None:
+        options = _pairs(args, "setcube")
+        value = options.pop("value", None)
+        owner = options.pop("owner", "center")
+        if value is None or not value.isdigit():
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setcube value <N> owner center|p0|p1")
+        owners = {"center": None, "centre": None, "p0": Color.BLACK, "p1": Color.WHITE}
+        if owner not in owners or options:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "setcube: owner must be center, p0 or p1")
+        self._update(cube=int(value), cube_owner=owners[owner])
+
+    def cmd_setturn(self, args: list[str]) -> None:
+        turns = {"p0": Color.BLACK, "p1": Color.WHITE}
+        if len(args) != 1 or args[0] not in turns:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setturn p0|p1")
+        state = self._context_state()
+        position = state.position
+        if position.turn != turns[args[0]]:
+            position = position.flip()
+        self._update(position=position, double_offered=False)
+
+    def cmd_position(self, args: list[str]) -> None:
+        if len(args) < 2:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: position gnubgid|xgid|bpn <text>")
+        form, text = args[0], " ".join(args[1:])
+        session = self._session
+        try:
+            if form == "gnubgid":
+                if ":" in text:
+                    state = GameState.from_gnubg_id(text)
+                else:
+                    turn = self._context_state().position.turn
+                    state = session.replace(position=Position.from_position_id(text, turn), dice=None,
+                                            double_offered=False, resignation=None)
+            elif form == "xgid":
+                state = GameState.from_xgid(text)
+            elif form == "bpn":
+                state = GameState.from_bpn(text)
+            else:
+                raise CommandError(ErrorCode.UNSUPPORTED_FEATURE,
+                                   f"position form {form[:20]!r}: expected gnubgid, xgid or bpn")
+        except GammonError as error:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: {error}") from None
+        if state.status != GameStatus.PLAYING:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: the game is over")
+        if state.position.winner() is not None:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: a side has borne off every checker")
+        self.state = state
+
+    def cmd_dice(self, args: list[str]) -> None:
+        if len(args) != 2 or not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: dice <d1> <d2>, each 1-6")
+        if self.state is None:
+            raise CommandError(ErrorCode.MISSING_CONTEXT, "dice before any position")
+        if self.state.double_offered:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "dice while a double is pending: answer the cube first")
+        self.state = self.state.replace(dice=(int(args[0]), int(args[1])))
+
+    # -- searches -------------------------------------------------------------------------
+    def cmd_go(self, args: list[str]) -> None:
+        options = _pairs(args, "go")
+        role = options.pop("role", "chequer")
+        if role == "checker":
+            role = "chequer"
+        if role not in ("chequer", "cube", "turn"):
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "go: role must be chequer, cube or turn")
+        limits: dict[str, int] = {}
+        for name in ("movetime", "depth", "nodes", "trials"):
+            if name in options:
+                text = options.pop(name)
+                if not text.isdigit():
+                    raise CommandError(ErrorCode.BAD_ARGUMENT, f"go: {name} must be a whole number, got {text[:20]!r}")
+                limits[name] = int(text)
+        if options:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, f"go: unknown argument {next(iter(options))[:20]!r}")
+        state = self.state
+        if state is None:
+            raise CommandError(ErrorCode.MISSING_CONTEXT, "go before any position")
+        if role in ("chequer", "turn") and state.dice is None:
+            raise CommandError(ErrorCode.MISSING_CONTEXT, f"go role {role} without dice: send dice <d1> <d2>")
+        if role == "chequer" and state.double_offered:
+            raise CommandError(ErrorCode.MISSING_CONTEXT, "a double is pending: go role cube answers it")
+        if role == "turn" and state.double_offered:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "go role turn with a double pending: use go role cube")
+        depth = min(self.ply, limits.get("depth", self.ply))
+        backend = self.backend()
+        self._join_search()
+        self._go_count += 1
+        stop = StopSignal()
+        if self._go_count <= self._stop_up_to:
+            stop.set()  # a stop arrived while this go waited: answer after the first depth
+        search = Search(role, stop, self._go_count)
+        self.search = search
+        if role in ("chequer", "turn"):
+            self.state = state.replace(dice=None)  # each go uses up the dice
+        target = self._make_search(search, backend, state, role, depth)
+        search.thread = threading.Thread(target=target, name="ubgi-search", daemon=True)
+        search.thread.start()
+        if "movetime" in limits:
+            timer = threading.Timer(limits["movetime"] / 1000.0, self._finish_early, args=(search,))
+            timer.daemon = True
+            timer.start()
+
+    def _join_search(self) -> None:
+        """Wait for a search answered early (by stop) to finish its depth: the player is not shared."""
+        previous = self.search
+        if previous is not None and previous.thread is not None:
+            previous.thread.join()
+
+    def _make_search(self, search: Search, backend: Backend, state: GameState, role: str, depth: int):
+        seed = int(self.values["Seed"])
+        deterministic = self.values["Deterministic"] == "true"
+        multipv, cubeful = self.multipv, self.cubeful
+        number = self._go_count
+
+        def run() -> None:
+            start = time.perf_counter()
+            try:
+                backend.reseed(seed, state, deterministic, number)
+                if role == "cube":
+                    self._search_cube(search, backend, state, depth, cubeful, start)
+                else:
+                    self._search_play(search, backend, state, role, depth, multipv, cubeful, start)
+            except Exception as error:  # keep serving whatever a backend does
+                if not isinstance(error, GammonError):
+                    traceback.print_exc(file=sys.stderr)
+                self._answer(search, error_line(ErrorCode.BAD_ARGUMENT, f"search failed: {error}"))
+
+        return run
+
+    def _search_play(self, search: Search, backend: Backend, state: GameState, role: str, depth: int,
+                     multipv: int, cubeful: bool, start: float) -> None:
+        cube_word = ""
+        if role == "turn":
+            answer = backend.cube(state, depth, cubeful, search.stop)
+            self._send_cube_info(answer, depth, start)
+            cube_word = "double" if answer.action == "double" else "nodouble"
+        chosen: list[str] = []
+
+        def best() -> str | None:
+            if not chosen:
+                return None
+            return f"bestturn cube={cube_word} move={chosen[-1]}" if role == "turn" else f"bestmove {chosen[-1]}"
+
+        search.best = best
+
+        def report(ply: int, hints: list[Hint], choice: int) -> None:
+            chosen.append(format_play(hints[choice].play))
+            top = hints[0]
+            elapsed = int(1000 * (time.perf_counter() - start))
+            self.send(f"info role chequer depth {ply} time_ms {elapsed} " + _hint_values(top) + f" pv {chosen[-1]}")
+
+        hints = backend.analyse(state, depth, max(multipv, 1), cubeful, search.stop, report)
+        if not search.answered and multipv > 1 and hints:
+            for hint in hints[:multipv]:
+                self.send(f"info multipv {hint.rank} depth {hint.ply} {_hint_values(hint)} pv {format_play(hint.play)}")
+        self._answer(search, best())
+
+    def _search_cube(self, search: Search, backend: Backend, state: GameState, depth: int, cubeful: bool,
+                     start: float) -> None:
+        answer = backend.cube(state, depth, cubeful, search.stop)
+        self._send_cube_info(answer, depth, start)
+        self._answer(search, f"bestcube {answer.action}")
+
+    def _send_cube_info(self, answer: CubeAnswer, depth: int, start: float) -> None:
+        elapsed = int(1000 * (time.perf_counter() - start))
+        parts = [f"info role cube depth {answer.depth if answer.depth is not None else depth} time_ms {elapsed}"]
+        for key in ("eq", "mwc", "nd", "dt", "dp"):
+            if key in answer.info:
+                parts.append(f"{key} {format_number(float(answer.info[key]))}")
+        self.send(" ".join(parts))
+
+    def _answer(self, search: Search, line: str | None) -> None:
+        """Send a search's one answer, unless ``stop`` or ``movetime`` has already sent it."""
+        with search.lock:
+            if search.answered:
+                return
+            search.answered = True
+        self.send(line or error_line(ErrorCode.BAD_ARGUMENT, "the search found no answer"))
+        search.done.set()
+
+    def _finish_early(self, search: Search) -> None:
+        """``stop`` or the end of ``movetime``: answer now with the best so far, if there is one."""
+        search.stop.set()
+        line = search.best()
+        if line is not None:
+            self._answer(search, line)
+        # Otherwise the first depth is still running: it answers as soon as it is done.
+
+    def cmd_stop(self, args: list[str]) -> None:
+        search = self.search
+        if search is not None and not search.answered:
+            self._finish_early(search)  # only reached when handle() is called directly
+
+    def cmd_eval(self, args: list[str]) -> None:
+        if self.state is None:
+            raise CommandError(ErrorCode.MISSING_CONTEXT, "eval before any position")
+        self._join_search()
+        values = self.backend().evaluate(self.state, self.ply, self.cubeful)
+        self.send("eval " + " ".join(f"{k} {format_number(v)}" for k, v in values.items()))
+
+    def cmd_quit(self, args: list[str]) -> None:
+        self.shutdown()
+
+    COMMANDS: dict[str, Callable[[UbgiEngine, list[str]], None]] = {
+        "ubgi": cmd_ubgi,
+        "isready": cmd_isready,
+        "setoption": cmd_setoption,
+        "set": cmd_set,
+        "get": cmd_get,
+        "keys": cmd_keys,
+        "newgame": cmd_newgame,
+        "newsession": cmd_newsession,
+        "setscore": cmd_setscore,
+        "setcube": cmd_setcube,
+        "setturn": cmd_setturn,
+        "position": cmd_position,
+        "dice": cmd_dice,
+        "go": cmd_go,
+        "stop": cmd_stop,
+        "eval": cmd_eval,
+        "quit": cmd_quit,
+    }
+
+
+def _hint_values(hint: Hint) -> str:
+    p = hint.probabilities
+    return (f"eq {format_number(hint.equity)} pwin {format_number(p.win)} pgammon {format_number(p.win_gammon)} "
+            f"pbg {format_number(p.win_backgammon)} plose_gammon {format_number(p.lose_gammon)} "
+            f"plose_bg {format_number(p.lose_backgammon)}")
+
+
+def _code(text: str) -> ErrorCode:
+    """An external engine's error code passed on, or bad_argument for one outside the spec."""
+    try:
+        return ErrorCode(text)
+    except ValueError:
+        return ErrorCode.BAD_ARGUMENT
+
+
+def _pairs(args: list[str], command: str) -> dict[str, str]:
+    if len(args) % 2:
+        raise CommandError(ErrorCode.BAD_ARGUMENT, f"{command}: expected name/value pairs, got {' '.join(args)[:60]!r}")
+    return dict(zip(args[::2], args[1::2]))
+
+
+def _on_off(text: str, name: str) -> bool:
+    if text not in ("on", "off"):
+        raise CommandError(ErrorCode.BAD_ARGUMENT, f"newsession: {name} must be on or off, got {text[:20]!r}")
+    return text == "on"
+
+
+def serve(player: str = DEFAULT_PLAYER, ply: int | None = None, *, stdin: TextIO | None = None,
+          stdout: TextIO | None = None) -> int:
+    """Run the engine on stdin/stdout until ``quit`` or end of input."""
+    stdin = stdin or io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    engine = UbgiEngine(player, ply, stdout)
+    engine.run(stdin)
+    search = engine.search
+    if search is not None and search.thread is not None:
+        search.thread.join(timeout=5)
+    engine.backend_close()
+    return 0
