@@ -126,7 +126,9 @@ def parse_player(text: str) -> PlayerSpec:
     """Read ``NAME[:PLY][:LEVEL]``; :class:`~gammon.errors.InvalidPlayerError` names what is wrong.
 
     >>> parse_player("pubeval:1")
-    PlayerSpec(name='pubeval', ply=1, level='expert')
+    PlayerSpec(name='pubeval', ply=1, level='expert', command='')
+    >>> parse_player("ubgi:gammon engine --player pubeval").command
+    'gammon engine --player pubeval'
     >>> str(parse_player("simple:0:beginner"))
     'simple:beginner'
     """
