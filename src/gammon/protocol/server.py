@@ -242,11 +242,11 @@ class UbgiEngine:
     def _dispatch(self) -> None:
         while self.running:
             line = self._queue.get()
-            if line is None:
-                return
             search = self.search
             if search is not None:
                 search.done.wait()
+            if line is None:
+                return
             if self.running:
                 self.handle(line)
 
@@ -402,6 +402,9 @@ class UbgiEngine:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: position gnubgid|xgid|bpn <text>")
         form, text = args[0], " ".join(args[1:])
         session = self._session
+        if form not in ("gnubgid", "xgid", "bpn"):
+            raise CommandError(ErrorCode.UNSUPPORTED_FEATURE,
+                               f"position form {form[:20]!r}: expected gnubgid, xgid or bpn")
         try:
             if form == "gnubgid":
                 if ":" in text:
@@ -412,11 +415,8 @@ class UbgiEngine:
                                             double_offered=False, resignation=None)
             elif form == "xgid":
                 state = GameState.from_xgid(text)
-            elif form == "bpn":
-                state = GameState.from_bpn(text)
             else:
-                raise CommandError(ErrorCode.UNSUPPORTED_FEATURE,
-                                   f"position form {form[:20]!r}: expected gnubgid, xgid or bpn")
+                state = GameState.from_bpn(text)
         except GammonError as error:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: {error}") from None
         if state.status != GameStatus.PLAYING:
