@@ -1,7 +1,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test bench install
+.PHONY: run test bench install gnubg
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -11,10 +11,17 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# GNU Backgammon is optional for gammon; the tests drive it as an external engine.
+gnubg:
+	@command -v gnubg >/dev/null || test -x /usr/games/gnubg || \
+	  (command -v apt-get >/dev/null && (apt-get install -y -q gnubg >/dev/null || \
+	   (apt-get update -q >/dev/null && apt-get install -y -q gnubg >/dev/null))) || \
+	  (echo "make: cannot install gnubg (apt-get install gnubg, as root)"; exit 1)
+
 run: install
 	$(VENV)/bin/gammon play
 
-test: install
+test: install gnubg
 	$(PY) -m pytest
 
 bench: install
@@ -22,3 +29,4 @@ bench: install
 	$(PY) bench/movegen.py
 	$(PY) bench/engine.py
 	$(PY) bench/bearoff.py
+	$(PY) bench/ubgi.py

@@ -63,13 +63,18 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
 
     Given a :class:`GameState`, plays are ranked by cubeful equity with its cube (money) or
     by match winning chance at its score, shown as equity per cube; given a bare
-    :class:`Position`, by cubeless equity.
+    :class:`Position`, by cubeless equity. An external engine's player (``gnubg:2``) ranks
+    them with the engine's own evaluation.
 
     >>> hints = hint(Position(), 3, 1, "pubeval")
     >>> hints[0].play_text(), hints[0].loss
     ('8/5 6/5', 0.0)
     """
-    chooser = player if isinstance(player, Player) else Player.from_name(player)
+    chooser = Player.from_name(player) if isinstance(player, str) else player
+    if not isinstance(chooser, Player):  # an external engine (gnubg:2, ubgi:CMD) ranks the plays itself
+        state = position if isinstance(position, GameState) else GameState(position=position)
+        plays = len(state.position.legal_plays(d1, d2))
+        return chooser.engine.analyse(state.replace(dice=None), (d1, d2), multipv=plays)
     context = CubeContext.from_state(position) if isinstance(position, GameState) else None
     if isinstance(position, GameState):
         position = position.position
@@ -107,5 +112,5 @@ def cube_hint(state: GameState, player: str | Player = DEFAULT_HINT_PLAYER,
         raise CubeHintError(f"the game is over ({state.status.name.lower()}): there is no cube decision")
     if state.resignation is not None:
         raise CubeHintError("a resignation is pending: answer it before any cube decision")
-    chooser = player if isinstance(player, Player) else Player.from_name(player)
+    chooser = Player.from_name(player) if isinstance(player, str) else player
     return chooser.cube_decision(state.position.array(), CubeContext.from_state(state, met))

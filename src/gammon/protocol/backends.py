@@ -73,7 +73,8 @@ class LocalBackend:
         for ply in range(depth + 1):
             if ply and stop.is_set():
                 break
-            analysis = self.player.analyse(board, *state.dice, context=context, ply=ply)
+            # Several plays wanted: every candidate the filters pass gets the full depth, as in hints.
+            analysis = self.player.analyse(board, *state.dice, full=multipv > 1, context=context, ply=ply)
             hints = hints_from_analysis(analysis, cubeful=context is not None)
             chosen = self.player.choose_index(analysis)
             report(ply, hints, int(np.flatnonzero(analysis.ranking() == chosen)[0]))

@@ -213,30 +213,32 @@ class UbgiEngine:
 
         This thread reads; a second one carries the commands out in order, each after the
         search before it has answered (so ``isready`` answers once the engine is idle).
-        ``stop`` and ``quit`` act at once: ``stop`` ends the running search and any ``go``
-        still waiting (each then answers after its first depth). At the end of input the
-        commands already read are carried out first.
+        ``stop`` acts at once: it ends the running search and any ``go`` still waiting (each
+        then answers after its first depth). At the end of input the commands already read
+        are carried out; at ``quit`` too, for at most :data:`QUIT_GRACE` seconds.
         """
         worker = threading.Thread(target=self._dispatch, name="ubgi-commands", daemon=True)
         worker.start()
+        grace: float | None = None
         for raw in lines:
             line = raw.strip().replace("\x00", "")
             word = line.split(maxsplit=1)[0] if line else ""
-            if word in ("stop", "quit"):
+            if word == "quit":
+                grace = QUIT_GRACE
+                break
+            if word == "stop":
                 self._stop_up_to = self._gos_read
                 search = self.search
                 if search is not None and search.number <= self._stop_up_to:
                     self._finish_early(search)
-                if word == "quit":
-                    break
                 continue
             if word == "go":
                 self._gos_read += 1
             self._queue.put(line)
             if not self.running:
-                return
+                break
         self._queue.put(None)
-        worker.join(timeout=QUIT_GRACE)
+        worker.join(timeout=grace)
         self.shutdown()
 
     def _dispatch(self) -> None:
