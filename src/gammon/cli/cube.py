@@ -68,13 +68,13 @@ def decision_for(state: GameState, player: Player, met: MatchEquityTable | None 
 def describe(state: GameState, context: CubeContext, decision: CubeDecision, player: Player) -> str:
     """The decision in words and numbers, for people."""
     side = state.position.turn.name.capitalize()
-    _, probabilities = player.cubeful.value(state.position.array(), context, player.ply)
-    w, wg, wbg, lg, lbg = (100 * float(v) for v in probabilities)
-    lines = [
-        f"{side} on roll; {context.describe()}; {player.name}",
-        f"Cubeless: win {w:.1f}% (gammon {wg:.1f}%, backgammon {wbg:.1f}%), "
-        f"lose {100 - w:.1f}% (gammon {lg:.1f}%, backgammon {lbg:.1f}%)",
-    ]
+    lines = [f"{side} on roll; {context.describe()}; {player.name}"]
+    own = isinstance(player, Player)  # an external engine reports its equities only
+    if own:
+        _, probabilities = player.cubeful.value(state.position.array(), context, player.ply)
+        w, wg, wbg, lg, lbg = (100 * float(v) for v in probabilities)
+        lines.append(f"Cubeless: win {w:.1f}% (gammon {wg:.1f}%, backgammon {wbg:.1f}%), "
+                     f"lose {100 - w:.1f}% (gammon {lg:.1f}%, backgammon {lbg:.1f}%)")
     if state.dice is not None:
         lines.append("(the dice in the position are ignored: the cube is decided before rolling)")
     lines.append(str(decision))
@@ -83,7 +83,7 @@ def describe(state: GameState, context: CubeContext, decision: CubeDecision, pla
         advice = (f"{side} should {verb}" if decision.double else f"{side} should not {verb}")
         answer = {"take": "take", "pass": "pass", "beaver": "beaver"}[decision.response.value]
         lines.append(f"{advice}; if doubled, {state.position.turn.other.name.capitalize()} should {answer}.")
-    resign = player.cubeful.offer_resignation(state.position.array(), context, player.ply)
+    resign = player.offer_resignation(state.position.array(), context) if own else None
     if resign is not None:
         kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[resign]
         lines.append(f"{side} has nothing to play for: resigning {kind} gives nothing away.")

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..bots.players import PlayerSpec
 from ..cube.context import CubeContext, Owner
-from ..cube.decision import Response
+from ..cube.decision import CubeDecision, Response
 from ..errors import UnsupportedFeatureError
 from ..play import LegalPlays, Play
 from ..position import Color, Position
@@ -140,9 +140,17 @@ class EnginePlayer:
     def accept_resignation(self, board: np.ndarray, context: CubeContext, points: int) -> bool:
         return False
 
-    def cube_decision(self, board: np.ndarray, context: CubeContext):
-        raise UnsupportedFeatureError("unsupported_feature",
-                                      f"{self.name} answers double/take only; cube equities need one of gammon's players")
+    def cube_decision(self, board: np.ndarray, context: CubeContext) -> CubeDecision:
+        """The engine's cube decision with its equities (no double, double/take, double/pass),
+        for engines whose cube answer reports them (gammon's engine, GNU Backgammon)."""
+        info = self.engine.cube(state_of(board, context)).info
+        try:
+            nd, dt, dp = (float(info[key]) for key in ("nd", "dt", "dp"))
+        except (KeyError, TypeError, ValueError):
+            raise UnsupportedFeatureError(
+                "unsupported_feature", f"{self.name} gives no cube equities (nd, dt, dp) with its cube answer") from None
+        return CubeDecision.from_equities(nd, dt, dp, available=context.can_double,
+                                          redouble=context.owner is Owner.ME)
 
     def analyse(self, *args: object, **kwargs: object):
         raise UnsupportedFeatureError("unsupported_feature",
