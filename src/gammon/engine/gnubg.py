@@ -62,8 +62,7 @@ _FLAGS = ("-t", "-q", "-r")
 _MARK = "gammon-end-"
 _MARK_LINE = re.compile(r"`" + _MARK + r"(\d+)'")
 _BANNER = re.compile(r"^\s*GNU Backgammon\s+(\S+)")
-_POSITION_ID = re.compile(r"Position ID:\s*(\S+)")
-_MATCH_ID = re.compile(r"Match ID\s*:\s*(\S+)")
+_THREADS = re.compile(r"^\s*(\d+) calculation thread")
 _NUMBER = r"([+-]?\d+(?:\.\d+)?)"
 _HINT = re.compile(r"^\s*(\d+)\.\s+(?:Cubeful|Cubeless)\s+(\d+)-ply\s+(.*?)\s+(?:Eq\.|MWC):\s+" + _NUMBER)
 _CHANCES = re.compile(r"^\s*" + r"\s+".join([_NUMBER] * 3) + r"\s+-\s+" + r"\s+".join([_NUMBER] * 3) + r"\s*$")
@@ -89,7 +88,7 @@ _SETUP = (
     "set output mwc off",
     "set output winpc off",
     "set output matchpc off",
-    "set output rawboard off",
+    "set output rawboard on",  # one line per board: quicker than the ASCII drawing
     "set output digits 6",
     "set evaluation chequerplay evaluation noise 0",
     "set evaluation cubedecision evaluation noise 0",
@@ -97,6 +96,7 @@ _SETUP = (
     "set evaluation cubedecision evaluation cubeful on",
     "set beavers 0",
     "show version",
+    "show threads",
 )
 #: gnubg's default number of beavers, used for a state whose ``beavers`` is set.
 _BEAVERS = 3
@@ -126,6 +126,32 @@ def _dice_of(state: GameState, dice: tuple[int, int] | None) -> tuple[int, int]:
     return int(dice[0]), int(dice[1])
 
 
+def _same_game(board: str, state: GameState) -> bool:
+    """Whether gnubg's raw (FIBS) board shows ``state``: checkers, dice, cube and score.
+
+    gnubg writes its player 1 as FIBS's O, so the colours come back swapped; what is
+    seen from the player on roll is the same.
+    """
+    try:
+        shown = GameState.from_fibs(board)
+    except GammonError:
+        return False
+    owner = None if shown.cube_owner is None else shown.cube_owner.other
+    return (shown.position.board == state.position.board and shown.dice == state.dice
+            and shown.match_length == state.match_length and shown.score[::-1] == state.score
+            and shown.cube == state.cube and owner == state.cube_owner and shown.crawford == state.crawford)
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue[str | None]) -> None:
+    """Reader thread: gnubg's output line by line into ``lines``, None at the end."""
+    try:
+        for raw in iter(stream.readline, b""):
+            lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+    lines.put(None)
+
+
 def _text(lines: Sequence[str], limit: int = 1500) -> str:
     """Engine output for an error message, shortened from the front."""
     text = "\n".join(line for line in lines if line.strip())
@@ -151,7 +177,7 @@ class GnubgEngine:
         self.id: dict[str, str] = {"name": "GNU Backgammon", "author": "the GNU Backgammon authors (Gary Wong et al.)"}
         self.options: dict[str, Option] = {
             "Ply": Option("Ply", "spin", str(ply), 0, MAX_PLY),
-            "Threads": Option("Threads", "spin", "1", 1, 64),
+            "Threads": Option("Threads", "spin", "1", 1, 48),  # gnubg's own maximum
         }
         self._ply = ply
         self._plies_set: int | None = None
@@ -161,7 +187,10 @@ class GnubgEngine:
         self._closed = False
         self._ended = False
         self._lines: queue.Queue[str | None] = queue.Queue()
-        self._reader = threading.Thread(target=self._pump, args=(process.stdout,), name="gnubg-reader", daemon=True)
+        # The reader holds the stream and queue, not self, so an engine dropped without
+        # quit() is still collected and __del__ ends the process.
+        self._reader = threading.Thread(target=_pump, args=(process.stdout, self._lines), name="gnubg-reader",
+                                        daemon=True)
         self._reader.start()
 
     # -- starting -----------------------------------------------------------------------------
@@ -191,13 +220,13 @@ class GnubgEngine:
                 env=env, preexec_fn=die_with_parent(), bufsize=0,
             )
         except OSError as error:
-            message = NOT_FOUND if command is None else f"cannot start GNU Backgammon {argv[0]!r}: {error}"
-            raise EngineError(message) from None
+            prefix = NOT_FOUND if command is None else "cannot start GNU Backgammon"
+            raise EngineError(f"{prefix} ({argv[0]!r}: {error})") from None
         engine = cls(process, argv, ply=ply, timeout=timeout)
         try:
             engine._initialise()
         except BaseException:
-            engine.close()
+            engine._shutdown(polite=False)
             raise
         return engine
 
@@ -209,18 +238,13 @@ class GnubgEngine:
             raise EngineProtocolError(f"{self.command[0]} does not look like GNU Backgammon:\n{_text(lines)}")
         self.id["name"] = f"GNU Backgammon {version}"
         self.id["version"] = version
+        threads = next((m.group(1) for m in map(_THREADS.match, lines) if m), None)
+        if threads is not None:
+            option = self.options["Threads"]
+            self.options["Threads"] = Option(option.name, option.type, threads, option.min, option.max)
         self._ensure_plies(self._ply)
 
     # -- the conversation ---------------------------------------------------------------------
-    def _pump(self, stream: IO[bytes]) -> None:
-        """Reader thread: gnubg's output line by line into the queue, None at the end."""
-        try:
-            for raw in iter(stream.readline, b""):
-                self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        self._lines.put(None)
-
     def _request(self, commands: Sequence[str], timeout: float | None = None) -> list[str]:
         """Send ``commands`` and the end marker; return the output lines before the marker."""
         with self._lock:
@@ -239,6 +263,7 @@ class GnubgEngine:
                 self._ended = True
                 raise EngineTerminatedError(f"GNU Backgammon has exited (code {self._exit_code()})") from None
             wait = self.timeout if timeout is None else timeout
+            asked = commands[-1] if commands else "ping"
             deadline = time.monotonic() + wait
             lines: list[str] = []
             while True:
@@ -246,11 +271,11 @@ class GnubgEngine:
                     line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
                     raise EngineTimeoutError(
-                        f"GNU Backgammon did not answer {commands[-1]!r} within {wait:g} s") from None
+                        f"GNU Backgammon did not answer {asked!r} within {wait:g} s") from None
                 if line is None:
                     self._ended = True
                     raise EngineTerminatedError(
-                        f"GNU Backgammon exited (code {self._exit_code()}) while answering {commands[-1]!r}"
+                        f"GNU Backgammon exited (code {self._exit_code()}) while answering {asked!r}"
                         + (f":\n{_text(lines)}" if any(s.strip() for s in lines) else ""))
                 mark = _MARK_LINE.search(line)
                 if mark is None:
@@ -284,7 +309,7 @@ class GnubgEngine:
                 f"set evaluation cubedecision evaluation plies {ply}"]
 
     def _load(self, state: GameState, limit: Limit | None) -> list[str]:
-        """Commands that set depth, rules and the position; pair with :meth:`_check_loaded`."""
+        """Commands that set the depth, the beaver rule and the position."""
         commands = self._ply_commands(self._depth(limit))
         if state.is_money and state.beavers != self._beavers_set:
             commands.append(f"set beavers {_BEAVERS if state.beavers else 0}")
@@ -307,13 +332,10 @@ class GnubgEngine:
             except EngineError:
                 self._plies_set = self._beavers_set = None  # unknown now: set again next time
                 raise
-        expected = state.gnubg_id()
-        positions = [m.group(1) for m in map(_POSITION_ID.search, lines) if m]
-        matches = [m.group(1) for m in map(_MATCH_ID.search, lines) if m]
-        loaded = f"{positions[-1]}:{matches[-1]}" if positions and matches else None
-        if loaded != expected:
+        shown = next((line for line in reversed(lines) if line.startswith("board:")), None)
+        if shown is None or not _same_game(shown, state):
             raise EngineProtocolError(
-                f"GNU Backgammon did not load {expected} (it shows {loaded}):\n{_text(lines)}")
+                f"GNU Backgammon did not load {state.gnubg_id()} as sent:\n{_text(lines)}")
         return lines
 
     # -- settings -----------------------------------------------------------------------------
@@ -459,7 +481,7 @@ class GnubgEngine:
         lines = self._exchange(asked, limit, ["hint"])
         info: dict[str, object] = {"depth": self._depth(limit)}
         proper = None
-        for i, line in enumerate(lines):
+        for line in lines:
             if (found := _CUBELESS.search(line)) is not None:
                 info["depth"] = int(found.group(1))
                 info["cubeless"] = float(found.group(2))
@@ -496,20 +518,27 @@ class GnubgEngine:
     # -- the end ------------------------------------------------------------------------------
     def quit(self) -> None:
         """Send ``quit``, kill gnubg if it lingers, reap it. Idempotent."""
+        self._shutdown(polite=True)
+
+    close = quit
+
+    def _shutdown(self, polite: bool) -> None:
+        """End the process: ``quit`` first when ``polite``, then kill; close the pipes."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
             process = self.process
             if process.poll() is None:
+                if polite:
+                    try:
+                        assert process.stdin is not None
+                        process.stdin.write(b"quit\n")
+                        process.stdin.flush()
+                    except (OSError, ValueError):
+                        pass
                 try:
-                    assert process.stdin is not None
-                    process.stdin.write(b"quit\n")
-                    process.stdin.flush()
-                except (OSError, ValueError):
-                    pass
-                try:
-                    process.wait(timeout=2.0)
+                    process.wait(timeout=2.0 if polite else 0.0)
                 except subprocess.TimeoutExpired:
                     process.kill()
                     try:
@@ -523,8 +552,6 @@ class GnubgEngine:
                 except OSError:
                     pass
         self._reader.join(timeout=1.0)
-
-    close = quit
 
     def __enter__(self) -> GnubgEngine:
         return self
