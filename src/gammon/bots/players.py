@@ -118,6 +118,8 @@ class PlayerSpec:
     def __str__(self) -> str:
         if self.command:
             return f"{self.name}:{self.command}"
+        if self.external:
+            return f"{self.name}:{self.ply}"  # gnubg:0, not a bare gnubg that hides its depth
         text = self.name if self.ply == 0 else f"{self.name}:{self.ply}"
         return text if self.level == "expert" else f"{text}:{self.level}"
 

@@ -19,6 +19,7 @@ from ..bots.hint import Hint, hints_from_analysis
 from ..bots.players import Player, parse_player
 from ..cube.context import CubeContext
 from ..cube.decision import Response
+from ..engine.results import Limit
 from ..errors import UnsupportedFeatureError
 from ..state import GameState
 
@@ -127,13 +128,13 @@ class EngineBackend:
     def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
                 report: Report) -> list[Hint]:
         assert state.dice is not None
-        hints = self.engine.analyse(state, state.dice, multipv=multipv)
+        hints = self.engine.analyse(state, state.dice, multipv=multipv, limit=Limit(depth=depth))
         if hints:
             report(hints[0].ply, hints, 0)
         return hints
 
     def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer:
-        result = self.engine.cube(state)
+        result = self.engine.cube(state, Limit(depth=depth))
         info = {k: float(v) for k, v in result.info.items() if isinstance(v, (int, float))}
         return CubeAnswer(result.action, info, None)
 
