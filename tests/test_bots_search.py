@@ -97,7 +97,9 @@ def test_parse_player() -> None:
     "text, message",
     [
         ("", "expected NAME"),
-        ("gnubg", "unknown player 'gnubg'"),
+        ("stockfish", "unknown player 'stockfish'"),
+        ("gnubg:expert", "an external engine has no noise level"),
+        ("ubgi:", "expected ubgi:COMMAND"),
         ("pubeval:9", "ply must be 0-3"),
         ("pubeval:1:2", "two plies"),
         ("pubeval:beginner:advanced", "two levels"),

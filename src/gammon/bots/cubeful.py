@@ -107,7 +107,11 @@ class CubefulSearch:
                     missing.append(i)
             todo = np.array(missing, np.int64)
         if todo.size:
-            v, p = self._expand(after[todo], contexts, plies)
+            v = np.empty((todo.size, len(contexts)))
+            p = np.empty((todo.size, 5))
+            for part in self.search.chunks(todo.size, plies):
+                self.search.check_interrupt()
+                v[part], p[part] = self._expand(after[todo[part]], contexts, plies)
             values[todo] = v
             probabilities[todo] = p
             if cacheable:

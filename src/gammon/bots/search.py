@@ -15,6 +15,7 @@ evaluator call. Values at 1 ply and more are cached by board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -112,8 +113,22 @@ class Analysis:
         return Probabilities.from_array(self.probabilities[index])
 
 
+class SearchInterrupted(Exception):
+    """Raised inside a search when its :attr:`Search.interrupt` says stop (an engine's ``stop``)."""
+
+
+#: Boards expanded per batch at 2 ply and deeper, between checks of :attr:`Search.interrupt`
+#: (a 2-ply board costs tens of milliseconds, so a stop waits a fraction of a second).
+INTERRUPT_CHUNK = 4
+
+
 class Search:
-    """n-ply expectimax with an evaluator, move filters and a cache of evaluated positions."""
+    """n-ply expectimax with an evaluator, move filters and a cache of evaluated positions.
+
+    ``interrupt``, when set, is asked between batches of deep expansions; once it answers
+    True the search raises :class:`SearchInterrupted` (caches stay consistent: only finished
+    values are stored).
+    """
 
     def __init__(
         self,
@@ -126,6 +141,17 @@ class Search:
         self.cache_size = cache_size
         self._cache: dict[tuple[bytes, int], np.ndarray] = {}
         self.cache_hits = 0
+        self.interrupt: Callable[[], bool] | None = None
+
+    def check_interrupt(self) -> None:
+        if self.interrupt is not None and self.interrupt():
+            raise SearchInterrupted()
+
+    def chunks(self, count: int, plies: int) -> list[slice]:
+        """Slices of ``count`` boards: one batch, or small ones checked for interrupts at 2+ ply."""
+        if plies < 2 or self.interrupt is None:
+            return [slice(0, count)]
+        return [slice(i, min(count, i + INTERRUPT_CHUNK)) for i in range(0, count, INTERRUPT_CHUNK)]
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -150,7 +176,11 @@ class Search:
                     self.cache_hits += 1
             todo = np.array(missing, np.int64)
         if todo.size:
-            out[todo] = self._expand(boards[todo], plies)
+            expanded = np.empty((todo.size, 5))
+            for part in self.chunks(todo.size, plies):
+                self.check_interrupt()
+                expanded[part] = self._expand(boards[todo[part]], plies)
+            out[todo] = expanded
             if use_cache:
                 if len(self._cache) + todo.size > self.cache_size:
                     self._cache.clear()

@@ -19,6 +19,8 @@ COMMAND_MODULES = [
     "gammon.cli.bearoff",  # bearoff build / show / query
     "gammon.cli.bots",  # hint, duel, train
     "gammon.cli.cube",  # cube: cube hints
+    "gammon.cli.engine",  # engine: UBGI engine on stdin/stdout
+    "gammon.cli.ubgi_check",  # ubgi-check: UBGI conformance suite
 ]
 
 

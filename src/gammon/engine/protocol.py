@@ -34,6 +34,8 @@ from .results import CubeResult, Limit, PlayResult
 
 #: Seconds to wait for a reply when no limit says otherwise.
 DEFAULT_TIMEOUT = 30.0
+#: Seconds an engine may take from its start to ``ubgiok`` (loading a net, compiling), at least.
+STARTUP_TIMEOUT = 60.0
 #: Longest line accepted from an engine.
 MAX_LINE = 1 << 20
 
@@ -117,7 +119,7 @@ class UbgiProtocol:
         """``ubgi`` ... ``ubgiok``: identity, dialect and settings."""
         async with self._lock:
             await self._send("ubgi")
-            deadline = self._deadline()
+            deadline = self._deadline(timeout=max(self.timeout, STARTUP_TIMEOUT))
             while True:
                 line = await self._read(deadline)
                 words = line.split()

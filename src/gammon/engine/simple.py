@@ -46,7 +46,8 @@ class SimpleEngine:
                    **popen_args: Any) -> SimpleEngine:
         """Start ``command`` (a string is split like a shell would) and run the UBGI handshake.
 
-        ``timeout`` bounds every reply (a ``Limit(time=...)`` adds its time to it).
+        ``timeout`` bounds every reply (a ``Limit(time=...)`` adds its time to it); the handshake
+        may take up to :data:`~gammon.engine.protocol.STARTUP_TIMEOUT` seconds, engines load at start.
         """
         loop = asyncio.new_event_loop()
         ready = threading.Event()

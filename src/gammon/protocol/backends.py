@@ -17,6 +17,7 @@ import numpy as np
 
 from ..bots.hint import Hint, hints_from_analysis
 from ..bots.players import Player, parse_player
+from ..bots.search import SearchInterrupted
 from ..cube.context import CubeContext
 from ..cube.decision import Response
 from ..engine.results import Limit
@@ -67,15 +68,23 @@ class LocalBackend:
 
     def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
                 report: Report) -> list[Hint]:
+        """Deepen one ply at a time; ``stop`` interrupts the depth in progress (0 ply always completes)."""
         assert state.dice is not None
         board = state.position.array()
         context = CubeContext.from_state(state) if cubeful else None
         hints: list[Hint] = []
+        search = self.player.search
         for ply in range(depth + 1):
             if ply and stop.is_set():
                 break
-            # Several plays wanted: every candidate the filters pass gets the full depth, as in hints.
-            analysis = self.player.analyse(board, *state.dice, full=multipv > 1, context=context, ply=ply)
+            search.interrupt = stop.is_set if ply else None
+            try:
+                # Several plays wanted: every candidate the filters pass gets the full depth, as in hints.
+                analysis = self.player.analyse(board, *state.dice, full=multipv > 1, context=context, ply=ply)
+            except SearchInterrupted:
+                break
+            finally:
+                search.interrupt = None
             hints = hints_from_analysis(analysis, cubeful=context is not None)
             chosen = self.player.choose_index(analysis)
             report(ply, hints, int(np.flatnonzero(analysis.ranking() == chosen)[0]))
@@ -84,8 +93,21 @@ class LocalBackend:
         return hints
 
     def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer:
+        """The decision at the deepest ply reached before ``stop`` (0 ply always completes)."""
         context = CubeContext.from_state(state)
-        decision = self.player.cubeful.decide(state.position.array(), context, depth)
+        board = state.position.array()
+        search = self.player.search
+        decision, reached = self.player.cubeful.decide(board, context, 0), 0
+        for ply in range(1, depth + 1):
+            if stop.is_set():
+                break
+            search.interrupt = stop.is_set
+            try:
+                decision, reached = self.player.cubeful.decide(board, context, ply), ply
+            except SearchInterrupted:
+                break
+            finally:
+                search.interrupt = None
         info = {"nd": decision.no_double, "dt": decision.double_take, "dp": decision.double_pass}
         if state.double_offered:
             action = "drop" if decision.response is Response.PASS else "take"
@@ -95,7 +117,7 @@ class LocalBackend:
             info["eq"] = decision.best
         if decision.mwc is not None:
             info["mwc"] = decision.mwc[1 if decision.double else 0]
-        return CubeAnswer(action, info, depth)
+        return CubeAnswer(action, info, reached)
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
         context = CubeContext.from_state(state)

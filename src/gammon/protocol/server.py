@@ -247,6 +247,8 @@ class UbgiEngine:
             search = self.search
             if search is not None:
                 search.done.wait()
+                if search.thread is not None:
+                    search.thread.join()  # a stopped search ends within a fraction of a second
             if line is None:
                 return
             if self.running:
@@ -501,6 +503,8 @@ class UbgiEngine:
                     self._search_cube(search, backend, state, depth, cubeful, start)
                 else:
                     self._search_play(search, backend, state, role, depth, multipv, cubeful, start)
+            except EngineCommandError as error:  # an external engine's refusal, passed on as it is
+                self._answer(search, error_line(_code(error.code), error.message))
             except Exception as error:  # keep serving whatever a backend does
                 if not isinstance(error, GammonError):
                     traceback.print_exc(file=sys.stderr)
@@ -525,6 +529,8 @@ class UbgiEngine:
         search.best = best
 
         def report(ply: int, hints: list[Hint], choice: int) -> None:
+            if search.answered:
+                return  # stop or movetime has answered: nothing may follow the answer
             chosen.append(format_play(hints[choice].play))
             top = hints[0]
             elapsed = int(1000 * (time.perf_counter() - start))

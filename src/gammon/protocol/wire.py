@@ -28,9 +28,16 @@ class ErrorCode(str, enum.Enum):
         return self.value
 
 
+#: Longest message an ``error`` line carries (bad input is quoted, and may be long).
+MAX_ERROR_MESSAGE = 240
+
+
 def error_line(code: ErrorCode, message: str) -> str:
-    """``error <code> <message>`` on one line, whatever the message holds."""
-    return f"error {code.value} {' '.join(message.split())}".rstrip()
+    """``error <code> <message>`` on one line, whatever the message holds (cut if very long)."""
+    text = " ".join(message.split())
+    if len(text) > MAX_ERROR_MESSAGE:
+        text = text[: MAX_ERROR_MESSAGE - 3] + "..."
+    return f"error {code.value} {text}".rstrip()
 
 
 # -- plays --------------------------------------------------------------------------------

@@ -1,0 +1,1164 @@
+"""``gammon ubgi-check``: a conformance suite that drives a UBGI engine on the raw wire.
+
+It talks to the engine line by line (no client in between, so what is checked is exactly
+what the engine prints), judges every play with gammon's own rules, and says which
+compliance level the engine reaches:
+
+* level 0: handshake, ``isready``, options, checker play in every position form, whole
+  games and a corpus of tricky positions, ``error`` lines (not crashes) for bad input,
+  ``quit``, and no traceback anywhere;
+* level 1: level 0 plus ``go role cube``, ``go role turn`` and deterministic answers;
+* level 2: level 1 plus ``info`` lines during ``go``, ``movetime`` honoured (and nothing
+  printed after the answer) and ``stop`` answered promptly, leaving the engine idle.
+
+Optional forms (``position xgid``, the match-context commands) may be skipped but must not
+fail; gammon's extensions (``position bpn``, take/drop) are reported without counting
+towards a level. Every read and write has a deadline or runs in its own thread, and the
+engine is killed at the end, so a hung engine cannot hang the suite; an engine that dies
+or hangs during one check is restarted for the next.
+
+>>> report = CheckReport("engine", "v0.2", [CheckResult("handshake", PASS, "ok", 0),
+...                                         CheckResult("cube", SKIP, "not supported", 1)])
+>>> report.level, report.ok(), report.ok(require_level=1)
+(0, True, False)
+>>> print(report.text())
+PASS handshake: ok
+SKIP cube: not supported
+compliance level: 0
+checks: 1 passed, 0 failed, 1 skipped
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import re
+import shlex
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.process import die_with_parent, split_command
+from ..errors import EngineError, GammonError, IllegalPlayError, InvalidMoveError
+from ..play import LegalPlays, Play
+from ..position import Color, Position
+from ..state import GameState, GameStatus
+from .wire import INFO_NUMBERS, ErrorCode, Option, parse_info, parse_key_line, parse_option_line, parse_play
+
+PASS, FAIL, SKIP = "pass", "fail", "skip"
+#: Error codes an ``error`` line may carry (v0.1's and v0.2's).
+SPEC_CODES = frozenset(code.value for code in ErrorCode)
+#: The keys of ``info`` lines the spec names; one of them makes an ``info`` line useful.
+INFO_KEYS = frozenset({"role", "time_ms", "nodes", "nps", "depth", "eq", "mwc", "pwin", "pgammon", "pbg", "pv"})
+#: Further keys gammon's wire knows (its extensions: ``multipv``, ``plose_gammon``, ...).
+KNOWN_INFO_KEYS = INFO_NUMBERS | {"string"}
+#: One step of a UBGI play: ``from/to``, ``bar``/``off``, a ``*`` tolerated (v0.2 writes it).
+STEP = re.compile(r"(bar|[0-9]{1,2})/(off|[0-9]{1,2})\*?")
+#: Replies that end a ``go``.
+GO_REPLIES = ("bestmove", "bestcube", "bestturn", "error")
+#: How long ``stop`` may take to produce the best play so far.
+STOP_LIMIT_MS = 2000
+#: The ``movetime`` of the movetime check, and how long nothing may follow its bestmove.
+MOVETIME_MS = 200
+GRACE_S = 1.0
+#: How long the first reply may take at least, whatever the per-reply timeout: engines load at start.
+STARTUP_S = 10.0
+#: How long ``quit`` may take to end the process.
+QUIT_LIMIT_S = 5.0
+#: Plies after which a game of the ``games`` check is abandoned (no real game gets near).
+MAX_PLIES = 1000
+
+
+class CheckSetupError(GammonError, ValueError):
+    """The suite cannot run at all: the engine command does not start, or --positions is unreadable."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One check's outcome. ``level`` is the compliance level it counts for (None: an extension,
+    reported only); an ``optional`` check may be skipped without costing its level."""
+
+    name: str
+    status: str
+    detail: str
+    level: int | None = 0
+    optional: bool = False
+
+    def line(self) -> str:
+        return f"{self.status.upper()} {self.name}: {' '.join(self.detail.split())}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"name": self.name, "status": self.status, "detail": self.detail, "level": self.level}
+
+
+@dataclass
+class CheckReport:
+    """Every check's result and the compliance level they add up to (-1: not even level 0)."""
+
+    engine: str
+    dialect: str | None
+    checks: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def level(self) -> int:
+        reached = -1
+        for level in (0, 1, 2):
+            for check in self.checks:
+                if check.level is None or check.level > level:
+                    continue
+                if check.status == FAIL or (check.status == SKIP and not check.optional):
+                    return reached
+            reached = level
+        return reached
+
+    def _count(self, status: str) -> int:
+        return sum(1 for check in self.checks if check.status == status)
+
+    @property
+    def passed(self) -> int:
+        return self._count(PASS)
+
+    @property
+    def failed(self) -> int:
+        return self._count(FAIL)
+
+    @property
+    def skipped(self) -> int:
+        return self._count(SKIP)
+
+    def ok(self, require_level: int = 0) -> bool:
+        """The exit-status rule: level 0 reached, and at least ``require_level``."""
+        return self.level >= max(0, require_level)
+
+    def summary_lines(self) -> list[str]:
+        return [
+            f"compliance level: {self.level}",
+            f"checks: {self.passed} passed, {self.failed} failed, {self.skipped} skipped",
+        ]
+
+    def text(self) -> str:
+        return "\n".join([check.line() for check in self.checks] + self.summary_lines())
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "engine": self.engine,
+            "dialect": self.dialect,
+            "level": self.level,
+            "checks": [check.as_dict() for check in self.checks],
+            "passed": self.passed,
+            "failed": self.failed,
+            "skipped": self.skipped,
+        }
+
+
+# -- the raw wire -------------------------------------------------------------------------
+class _Gone(Exception):
+    """The engine exited or closed its output."""
+
+
+class _Timeout(Exception):
+    """The engine did not answer in time."""
+
+
+class _Fail(Exception):
+    """A check found something wrong; the message says what."""
+
+
+class _Skip(Exception):
+    """The engine said it does not do this (``unsupported_feature``), or nothing to check."""
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit] + f"...({len(text)} chars)"
+
+
+class _Wire:
+    """An engine process and its lines: reader threads feed a queue so every read has a deadline."""
+
+    def __init__(self, argv: list[str], timeout: float) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, encoding="utf-8", errors="replace", bufsize=1, preexec_fn=die_with_parent(),
+            )
+        except OSError as error:
+            raise CheckSetupError(f"cannot start engine {argv[0]!r}: {error.strerror or error}") from None
+        self.timeout = timeout
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.eof = False
+        self.last_sent = ""
+        self.stderr: deque[str] = deque(maxlen=10)
+        self.tracebacks: list[str] = []
+        # Writes go through a thread too: an engine that stops reading fills the pipe, and
+        # then only that thread blocks, never the suite.
+        self.outbox: queue.Queue[bytes | None] = queue.Queue()
+        self.write_failed = False
+        threading.Thread(target=self._pump, args=(self.proc.stdout, True), daemon=True).start()
+        threading.Thread(target=self._pump, args=(self.proc.stderr, False), daemon=True).start()
+        threading.Thread(target=self._write, daemon=True).start()
+
+    def _write(self) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            while (data := self.outbox.get()) is not None:
+                stdin.buffer.write(data)
+                stdin.buffer.flush()
+        except (OSError, ValueError):
+            self.write_failed = True
+        try:
+            stdin.close()
+        except (OSError, ValueError):
+            pass
+
+    def _pump(self, stream, is_stdout: bool) -> None:  # type: ignore[no-untyped-def]
+        where = "stdout" if is_stdout else "stderr"
+        tracing = False
+        try:
+            for raw in stream:
+                line = raw.rstrip("\r\n")
+                if "Traceback" in line:
+                    self.tracebacks.append(f"{where}: {_clip(line)}")
+                    tracing = True
+                elif tracing and line[:1].strip():
+                    # The exception line that ends a traceback says more than its first line.
+                    self.tracebacks[-1] = f"{where}: traceback ending {_clip(line)!r}"
+                    tracing = False
+                if is_stdout:
+                    self.lines.put(line)
+                else:
+                    self.stderr.append(line)
+        except (OSError, ValueError):
+            pass
+        # Closed here, by the only thread that reads it: a close from elsewhere could wait on a read.
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
+        if is_stdout:
+            self.lines.put(None)
+
+    # writing
+    def send(self, line: str) -> None:
+        self.last_sent = line
+        self.send_bytes(line.encode("utf-8", "replace"), shown=line)
+
+    def send_bytes(self, data: bytes, shown: str | None = None) -> None:
+        """Bytes as they are, invalid UTF-8 included, then a newline."""
+        self.last_sent = repr(data) if shown is None else shown
+        if self.write_failed or self.proc.poll() is not None:
+            raise _Gone(self.gone_text())
+        self.outbox.put(data + b"\n")
+
+    # reading
+    def read(self, deadline: float, seconds: float | None = None) -> str:
+        """The next line before ``deadline`` (``seconds`` after the command, for the message)."""
+        if self.eof:
+            raise _Gone(self.gone_text())
+        remaining = deadline - time.monotonic()
+        try:
+            line = self.lines.get(timeout=max(remaining, 0.0)) if remaining > 0 else self.lines.get_nowait()
+        except queue.Empty:
+            waited = self.timeout if seconds is None else seconds
+            raise _Timeout(f"no answer within {waited:g} s to {_clip(self.last_sent, 80)!r}") from None
+        if line is None:
+            self.eof = True
+            raise _Gone(self.gone_text())
+        return line
+
+    def until(self, accept: Callable[[str], bool], timeout: float | None = None) -> tuple[str, list[str]]:
+        """The first line ``accept`` takes, and the lines before it."""
+        seconds = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + seconds
+        before: list[str] = []
+        while True:
+            line = self.read(deadline, seconds)
+            if accept(line):
+                return line, before
+            before.append(line)
+
+    def sync(self) -> list[str]:
+        """``isready`` answered by ``readyok``: the lines the engine printed before it."""
+        self.send("isready")
+        _, before = self.until(lambda line: line.strip() == "readyok")
+        return before
+
+    def alive(self) -> bool:
+        return not self.eof and self.proc.poll() is None
+
+    def gone_text(self) -> str:
+        try:
+            status = self.proc.wait(timeout=1.0)
+            text = f"engine exited with status {status}"
+        except subprocess.TimeoutExpired:
+            text = "engine closed its output"
+        if self.last_sent:
+            text += f" after {_clip(self.last_sent, 80)!r}"
+        if self.stderr:
+            text += f"; stderr: {_clip(self.stderr[-1], 120)!r}"
+        return text
+
+    def kill(self) -> None:
+        self.outbox.put(None)
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+@dataclass
+class _Reply:
+    """What one ``go`` drew: its reply line, the ``info`` lines before it, and how long it took."""
+
+    line: str
+    infos: list[str]
+    ms: float
+
+    @property
+    def word(self) -> str:
+        return self.line.split()[0]
+
+    @property
+    def rest(self) -> str:
+        parts = self.line.split(None, 1)
+        return parts[1].strip() if len(parts) > 1 else ""
+
+
+# -- positions ----------------------------------------------------------------------------
+def _checkers(points: dict[int, int], bar: int = 0) -> list[int]:
+    counts = [0] * 25
+    for point, count in points.items():
+        counts[point - 1] = count
+    counts[24] = bar
+    return counts
+
+
+def _midgame(steps: int, seed: int = 1) -> Position:
+    """A contact position some plies into a game played at random (fixed seed: always the same)."""
+    chooser = random.Random(seed)
+    position = Position()
+    for _ in range(steps):
+        legal = position.legal_plays(chooser.randint(1, 6), chooser.randint(1, 6))
+        position = chooser.choice(legal.positions())
+    return position
+
+
+@dataclass(frozen=True)
+class CorpusPosition:
+    """A position with the rolls to try in it, and why it is tricky."""
+
+    name: str
+    state: GameState
+    rolls: tuple[tuple[int, int], ...]
+
+
+def builtin_corpus() -> list[CorpusPosition]:
+    """Positions where engines go wrong: entering from the bar, closed boards, bear-offs,
+    doubles, the larger-die rule and the second player (BLACK) to act."""
+    white_home = {6: 5, 8: 3, 13: 4, 12: 2}
+    five_point_board = Position.from_checkers(
+        _checkers(white_home, bar=1), _checkers({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 8: 3, 9: 2})
+    )
+    closed_board = Position.from_checkers(
+        _checkers({6: 5, 8: 3, 13: 5}, bar=2), _checkers({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
+    )
+    bear_off = Position.from_checkers(_checkers({3: 2, 2: 2, 1: 1}), _checkers({6: 5, 8: 3, 13: 5, 12: 2}))
+    # One checker on 13: 13/7/2 and 13/8/2 are blocked, so only one die plays, and it must be the 6.
+    one_die = Position.from_checkers(_checkers({13: 1}), _checkers({23: 2, 6: 5, 8: 3, 13: 5}))
+    black_to_act = Position().apply("8/5 6/5")
+    return [
+        CorpusPosition("bar-entry", GameState(position=five_point_board), ((6, 5), (5, 4), (6, 6), (4, 2))),
+        CorpusPosition("closed-board", GameState(position=closed_board), ((6, 6), (3, 1))),
+        CorpusPosition("bear-off", GameState(position=bear_off), ((6, 5), (6, 4), (5, 5), (4, 1))),
+        CorpusPosition("double-sixes", GameState(), ((6, 6),)),
+        CorpusPosition("larger-die", GameState(position=one_die), ((6, 5), (4, 3))),
+        CorpusPosition("black-to-act", GameState(position=black_to_act), ((6, 4), (5, 5), (2, 1))),
+    ]
+
+
+def read_corpus(path: str | Path, seed: int = 0) -> list[CorpusPosition]:
+    """One position per line (anything GameState.parse reads; blank lines and ``#`` comments
+    skipped), each tried with its own dice if it has them and two seeded rolls."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CheckSetupError(f"--positions {str(path)!r}: {getattr(error, 'strerror', None) or error}") from None
+    dice = random.Random(seed)
+    corpus = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            state = GameState.parse(line)
+            playable = state.replace(dice=None, double_offered=False, resignation=None, status=GameStatus.PLAYING)
+        except GammonError as error:
+            raise CheckSetupError(f"--positions {str(path)!r} line {number}: {error}") from None
+        if playable.position.winner() is not None:
+            raise CheckSetupError(f"--positions {str(path)!r} line {number}: the game is over")
+        rolls = [state.dice] if state.dice is not None else []
+        while len(rolls) < 3:
+            rolls.append((dice.randint(1, 6), dice.randint(1, 6)))
+        corpus.append(CorpusPosition(f"line {number}", playable, tuple(rolls)))
+    if not corpus:
+        raise CheckSetupError(f"--positions {str(path)!r}: no positions")
+    return corpus
+
+
+def judge_play(text: str, legal: LegalPlays) -> Play:
+    """The legal play an engine's play text means; IllegalPlayError says why it is not one.
+
+    Stricter than the parser: every word must be one ``from/to`` step (``*`` allowed),
+    and ``pass`` must be written out and only when nothing can be played.
+    """
+    words = text.split()
+    if not words:
+        raise IllegalPlayError("an empty play (a roll that cannot be played is 'pass')")
+    if words == ["pass"]:
+        if not legal.is_pass():
+            raise IllegalPlayError(f"'pass' but {len(legal)} legal plays exist, e.g. {legal[0].ubgi()}")
+        return Play()
+    bad = [word for word in words if not STEP.fullmatch(word)]
+    if bad:
+        raise IllegalPlayError(f"{bad[0]!r} is not a from/to step")
+    try:
+        return parse_play(text, legal)
+    except InvalidMoveError as error:
+        raise IllegalPlayError(str(error)) from None
+
+
+def _is_error(line: str) -> bool:
+    return line.split()[:1] == ["error"]
+
+
+def _error_code(line: str) -> str:
+    words = line.split()
+    return words[1] if len(words) > 1 else ""
+
+
+# -- the suite ----------------------------------------------------------------------------
+class _Suite:
+    """Runs the checks in order on one engine, restarting it when a check leaves it dead."""
+
+    def __init__(self, argv: list[str], timeout: float, games: int, seed: int,
+                 corpus: list[CorpusPosition] | None, report: CheckReport,
+                 on_result: Callable[[CheckResult], None] | None) -> None:
+        self.argv = argv
+        self.timeout = timeout
+        self.games = games
+        self.seed = seed
+        self.corpus = corpus
+        self.report = report
+        self.on_result = on_result
+        self.wire: _Wire | None = None
+        self.wires: list[_Wire] = []
+        self.options: list[Option] = []
+        self.identity: dict[str, str] = {}
+        self.infos: list[str] = []
+        self.unusable: str | None = None
+
+    # -- engine life ------------------------------------------------------------------------
+    def start(self) -> _Wire:
+        wire = _Wire(self.argv, self.timeout)
+        self.wires.append(wire)
+        self.wire = wire
+        return wire
+
+    def engine(self) -> _Wire:
+        """A live engine past its handshake: the current one, or a fresh one if it died."""
+        if self.wire is not None and self.wire.alive():
+            return self.wire
+        if self.unusable:
+            raise _Fail(f"not run: {self.unusable}")
+        if self.wire is not None:
+            self.wire.kill()
+        wire = self.start()
+        try:
+            self.handshake(wire)
+        except (_Fail, _Gone, _Timeout) as error:
+            wire.kill()
+            self.unusable = f"the engine could not be restarted: {error}"
+            raise _Fail(self.unusable) from None
+        return wire
+
+    def handshake(self, wire: _Wire) -> str:
+        """``ubgi`` to ``ubgiok``: identity, dialect and options; the detail of the check."""
+        wire.send("ubgi")
+        _, lines = wire.until(lambda line: line.strip() == "ubgiok", max(self.timeout, STARTUP_S))
+        options: list[Option] = []
+        kinds: set[str] = set()
+        unexpected: list[str] = []
+        proto = None
+        for line in lines:
+            words = line.split()
+            if not words:
+                unexpected.append(line)
+            elif words[0] == "id" and len(words) >= 2:
+                self.identity[words[1]] = " ".join(words[2:])
+            elif words[0] == "proto":
+                proto = " ".join(words[1:])
+            elif words[0] in ("option", "key"):
+                kinds.add(words[0])
+                try:
+                    options.append(parse_option_line(line) if words[0] == "option" else parse_key_line(line))
+                except ValueError as error:
+                    raise _Fail(f"unreadable {words[0]} line: {error}") from None
+            else:
+                unexpected.append(line)
+        missing = [f"id {key}" for key in ("name", "author") if key not in self.identity]
+        if missing:
+            raise _Fail(f"no {' or '.join(missing)} line before ubgiok")
+        if len(kinds) > 1:
+            raise _Fail("mixes v0.1 option lines and v0.2 key lines")
+        self.options = options
+        self.report.dialect = "v0.2" if "key" in kinds or proto is not None else "v0.1"
+        detail = (f"{self.identity['name']!r} by {self.identity['author']!r}, dialect {self.report.dialect}"
+                  f"{f' (proto {proto})' if proto else ''}, {len(options)} {'keys' if 'key' in kinds else 'options'}")
+        if unexpected:
+            detail += f"; ignored unexpected lines: {', '.join(repr(_clip(u, 60)) for u in unexpected[:3])}"
+        return detail
+
+    def close(self) -> None:
+        for wire in self.wires:
+            wire.kill()
+
+    # -- running checks ---------------------------------------------------------------------
+    def run(self, name: str, level: int | None, check: Callable[[], str], optional: bool = False) -> CheckResult:
+        try:
+            status, detail = PASS, check()
+        except _Skip as skip:
+            status, detail = SKIP, str(skip)
+        except _Fail as failure:
+            status, detail = FAIL, str(failure)
+        except _Timeout as timeout:
+            status, detail = FAIL, str(timeout)
+            if self.wire is not None:  # its state is unknown now: start afresh for the next check
+                self.wire.kill()
+        except _Gone as gone:
+            status, detail = FAIL, str(gone)
+        result = CheckResult(name, status, detail or "ok", level, optional)
+        self.report.checks.append(result)
+        if self.on_result is not None:
+            self.on_result(result)
+        return result
+
+    # -- helpers ----------------------------------------------------------------------------
+    def quiet(self, wire: _Wire, *commands: str) -> None:
+        """Commands that answer nothing on success; any line they draw is a failure."""
+        for command in commands:
+            wire.send(command)
+        lines = [line for line in wire.sync() if line.split()[:1] != ["info"]]
+        if lines:
+            raise _Fail(f"{' / '.join(_clip(c, 60) for c in commands)}: unexpected {_clip(lines[0])!r}")
+
+    def go(self, wire: _Wire, command: str) -> _Reply:
+        """Send ``go``; its reply and info lines. Non-info lines before it, or a second reply
+        after it, are failures."""
+        start = time.monotonic()
+        wire.send(command)
+        line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
+        ms = (time.monotonic() - start) * 1000
+        infos = [text for text in before if text.split()[:1] == ["info"]]
+        others = [text for text in before if text.split()[:1] != ["info"]]
+        if others:
+            raise _Fail(f"{command!r}: unexpected {_clip(others[0])!r} before the reply")
+        self.infos.extend(infos)
+        after = wire.sync()
+        extra = [text for text in after if text.split()[:1] != ["info"]]
+        if extra:
+            raise _Fail(f"{command!r}: {_clip(line)!r}, then also {_clip(extra[0])!r} (one reply per go)")
+        return _Reply(line.strip(), infos, ms)
+
+    def chequer(self, wire: _Wire, state: GameState, dice: tuple[int, int], position: str | None = None,
+                go: str = "go role chequer") -> tuple[Play, _Reply]:
+        """The engine's play for ``state`` and ``dice``, checked for legality."""
+        position = position or f"position gnubgid {state.gnubg_id()}"
+        wire.send(position)
+        wire.send(f"dice {dice[0]} {dice[1]}")
+        reply = self.go(wire, go)
+        where = f"{position}, dice {dice[0]} {dice[1]}"
+        if reply.word != "bestmove":
+            raise _Fail(f"{where}, {go}: got {_clip(reply.line)!r}, not a bestmove")
+        try:
+            play = judge_play(reply.rest, state.position.legal_plays(*dice))
+        except IllegalPlayError as error:
+            raise _Fail(f"{where}: bestmove {_clip(reply.rest)!r}: {_clip(str(error), 300)}") from None
+        return play, reply
+
+    def positions(self) -> list[tuple[GameState, tuple[int, int]]]:
+        """Positions and rolls of the position-form checks: the opening, a midgame, BLACK to act."""
+        return [
+            (GameState(), (3, 1)),
+            (GameState(position=_midgame(12)), (5, 2)),
+            (GameState(position=Position().apply("13/11 24/23")), (6, 6)),
+        ]
+
+    # -- level 0 ----------------------------------------------------------------------------
+    def check_handshake(self) -> str:
+        wire = self.start()
+        return self.handshake(wire)
+
+    def check_isready(self) -> str:
+        wire = self.engine()
+        start = time.monotonic()
+        lines = wire.sync()
+        if lines:
+            raise _Fail(f"unexpected {_clip(lines[0])!r} before readyok")
+        return f"readyok in {(time.monotonic() - start) * 1000:.0f} ms"
+
+    def set_command(self, name: str, value: str) -> str:
+        if self.report.dialect == "v0.2":
+            return f"set {name} {value}"
+        return f"setoption name {name} value {value}"
+
+    def check_option_defaults(self) -> str:
+        wire = self.engine()
+        done = []
+        for option in self.options:
+            if option.type == "button" or option.default in (None, "", "-"):
+                continue
+            command = self.set_command(option.name, option.default)
+            wire.send(command)
+            lines = wire.sync()
+            if lines:
+                raise _Fail(f"{command!r} answered {_clip(lines[0])!r}")
+            done.append(option.name)
+        if not self.options:
+            return "no options advertised"
+        return f"{len(done)} set to their defaults without complaint"
+
+    def check_option_get(self) -> str:
+        wire = self.engine()
+        read = 0
+        for option in self.options:
+            if option.default in (None, "", "-"):
+                continue
+            wire.send(f"get {option.name}")
+            line, before = wire.until(lambda text: True)
+            expected = f"value {option.name} {option.default}"
+            if line.strip() != expected:
+                raise _Fail(f"'get {option.name}' answered {_clip(line)!r}, expected {expected!r}")
+            read += 1
+        return f"{read} keys read back with their defaults"
+
+    def check_option_bogus(self) -> str:
+        wire = self.engine()
+        command = self.set_command("NoSuchOptionUBGICheck" if self.report.dialect != "v0.2" else "no.such.key", "1")
+        wire.send(command)
+        lines = wire.sync()
+        return self.one_error(command, lines)
+
+    def one_error(self, command: str, lines: list[str], allow_none: bool = False) -> str:
+        """Exactly one ``error <code> ...`` line with a spec code among ``lines``, nothing else."""
+        traced = [line for line in lines if "Traceback" in line]
+        if traced:
+            raise _Fail(f"{_clip(command, 60)!r}: the engine printed a traceback")
+        errors = [line for line in lines if _is_error(line)]
+        others = [line for line in lines if not _is_error(line)]
+        if others:
+            raise _Fail(f"{_clip(command, 60)!r}: unexpected {_clip(others[0])!r}")
+        if not errors and allow_none:
+            return "ignored"
+        if len(errors) != 1:
+            raise _Fail(f"{_clip(command, 60)!r}: {len(errors)} error lines, expected one")
+        code = _error_code(errors[0])
+        if code not in SPEC_CODES:
+            raise _Fail(f"{_clip(command, 60)!r}: error code {code!r} is not one of the spec's")
+        return _clip(errors[0], 100)
+
+    def check_position_gnubgid(self) -> str:
+        wire = self.engine()
+        wire.send("newgame")
+        for state, dice in self.positions():
+            self.chequer(wire, state, dice)
+        return f"{len(self.positions())} positions as POSID:MATCHID, legal plays"
+
+    def check_position_posid(self) -> str:
+        wire = self.engine()
+        wire.send("newgame")
+        # A Position ID is written from the side on roll's view, so the colour does not matter.
+        for state, dice in self.positions():
+            self.chequer(wire, state, dice, f"position gnubgid {state.position.position_id()}")
+        return f"{len(self.positions())} positions as a bare Position ID, legal plays"
+
+    def check_position_form(self, form: str) -> str:
+        """``position xgid`` or ``position bpn``: unsupported_feature is a skip, anything else judged."""
+        wire = self.engine()
+        wire.send("newgame")
+        for state, dice in self.positions():
+            text = state.xgid() if form == "xgid" else state.bpn()
+            command = f"position {form} {text}"
+            wire.send(command)
+            lines = wire.sync()
+            if lines:
+                if len(lines) == 1 and _error_code(lines[0]) == ErrorCode.UNSUPPORTED_FEATURE.value:
+                    raise _Skip(f"not supported ({_clip(lines[0], 100)})")
+                raise _Fail(f"{command!r} answered {_clip(lines[0])!r}")
+            self.chequer(wire, state, dice, command)
+        return f"{len(self.positions())} positions as {form}, legal plays"
+
+    def check_session(self) -> str:
+        """The match-context commands, each silent on success; then checker play still works."""
+        wire = self.engine()
+        commands = ["newgame", "newsession type match length 7", "setscore 2 3", "setcube value 2 owner p0",
+                    "setturn p1", "newsession type money jacoby on crawford off"]
+        for command in commands:
+            wire.send(command)
+            lines = wire.sync()
+            errors = [line for line in lines if _is_error(line)]
+            if errors and _error_code(errors[0]) in (ErrorCode.UNKNOWN_COMMAND.value,
+                                                     ErrorCode.UNSUPPORTED_FEATURE.value):
+                raise _Skip(f"{command!r}: not supported ({_clip(errors[0], 100)})")
+            if lines:
+                raise _Fail(f"{command!r} answered {_clip(lines[0])!r}")
+        self.chequer(wire, GameState(jacoby=True), (6, 5))
+        return f"{len(commands)} commands accepted silently, then a legal play"
+
+    def check_corpus(self, item: CorpusPosition) -> str:
+        wire = self.engine()
+        wire.send("newgame")
+        passes = 0
+        for dice in item.rolls:
+            play, _ = self.chequer(wire, item.state, dice)
+            passes += not play.moves
+        rolls = f"{len(item.rolls)} roll{'s' if len(item.rolls) > 1 else ''}"
+        return f"{rolls}, legal plays" + (f" ({passes} passes)" if passes else "")
+
+    def check_corpus_file(self, corpus: list[CorpusPosition]) -> str:
+        wire = self.engine()
+        rolls = 0
+        for item in corpus:
+            wire.send("newgame")
+            for dice in item.rolls:
+                try:
+                    self.chequer(wire, item.state, dice)
+                except _Fail as failure:
+                    raise _Fail(f"{item.name}: {failure}") from None
+                rolls += 1
+        return f"{len(corpus)} positions, {rolls} rolls, legal plays"
+
+    def check_games(self) -> str:
+        wire = self.engine()
+        dice = random.Random(self.seed)
+        plies = passes = 0
+        total_ms = 0.0
+        for game in range(1, self.games + 1):
+            wire.send("newgame")
+            first = (0, 0)
+            while first[0] == first[1]:
+                first = (dice.randint(1, 6), dice.randint(1, 6))
+            position = Position(turn=Color.WHITE if first[0] > first[1] else Color.BLACK)
+            roll = first
+            ply = 0
+            while position.winner() is None:
+                ply += 1
+                if ply > MAX_PLIES:
+                    raise _Fail(f"game {game}: no winner after {MAX_PLIES} plies")
+                try:
+                    play, reply = self.chequer(wire, GameState(position=position), roll)
+                except _Fail as failure:
+                    raise _Fail(f"game {game} ply {ply}: {failure}") from None
+                total_ms += reply.ms
+                passes += not play.moves
+                position = position.apply(play, roll)
+                roll = (dice.randint(1, 6), dice.randint(1, 6))
+            plies += ply
+        average = total_ms / plies if plies else 0.0
+        return (f"{self.games} games, {plies} plays ({passes} passes) all legal, "
+                f"{average:.1f} ms per move, seed {self.seed}")
+
+    def check_bad_input(self, payload: str | bytes, setup: Sequence[str] = (), allow_none: bool = False) -> str:
+        wire = self.engine()
+        for command in setup:
+            wire.send(command)
+        if setup:
+            wire.sync()
+        traced = len(wire.tracebacks)
+        if isinstance(payload, bytes):
+            wire.send_bytes(payload)
+        else:
+            wire.send(payload)
+        shown = _clip(repr(payload), 60)
+        try:
+            lines = wire.sync()
+        except _Gone as gone:
+            raise _Fail(f"{shown} killed the engine: {gone}") from None
+        except _Timeout:
+            raise _Fail(f"{shown}: no readyok within {self.timeout:g} s after it") from None
+        if len(wire.tracebacks) > traced:
+            raise _Fail(f"{shown}: traceback ({wire.tracebacks[traced]})")
+        return self.one_error(shown, lines, allow_none)
+
+    def check_quit(self) -> str:
+        wire = self.engine()
+        start = time.monotonic()
+        wire.send("quit")
+        try:
+            status = wire.proc.wait(timeout=QUIT_LIMIT_S)
+        except subprocess.TimeoutExpired:
+            wire.kill()
+            raise _Fail(f"still running {QUIT_LIMIT_S:g} s after quit") from None
+        return f"exited in {(time.monotonic() - start) * 1000:.0f} ms with status {status}"
+
+    def check_tracebacks(self) -> str:
+        found = [trace for wire in self.wires for trace in wire.tracebacks]
+        if found:
+            raise _Fail(f"{len(found)} traceback lines, first {found[0]}")
+        starts = len(self.wires)
+        return "no traceback printed" + (f" (engine started {starts} times)" if starts > 1 else "")
+
+    # -- level 1 ----------------------------------------------------------------------------
+    def cube(self, state: GameState, answers: tuple[str, ...]) -> str:
+        wire = self.engine()
+        wire.send("newgame")
+        command = f"position gnubgid {state.gnubg_id()}"
+        wire.send(command)
+        reply = self.go(wire, "go role cube")
+        if reply.word == "error" and _error_code(reply.line) == ErrorCode.UNSUPPORTED_FEATURE.value:
+            raise _Skip(f"not supported ({_clip(reply.line, 100)})")
+        if reply.word != "bestcube" or reply.rest not in answers:
+            raise _Fail(f"{command}: 'go role cube' answered {_clip(reply.line)!r}, expected bestcube {'|'.join(answers)}")
+        return reply.line
+
+    def check_cube(self) -> str:
+        answers = [self.cube(GameState(position=position), ("double", "nodouble"))
+                   for position in (Position(), _midgame(20))]
+        return "; ".join(answers)
+
+    def check_take(self) -> str:
+        return self.cube(GameState(double_offered=True), ("take", "drop"))
+
+    def check_turn(self) -> str:
+        wire = self.engine()
+        wire.send("newgame")
+        state, dice = GameState(position=_midgame(8)), (4, 2)
+        command = f"position gnubgid {state.gnubg_id()}"
+        wire.send(command)
+        wire.send(f"dice {dice[0]} {dice[1]}")
+        reply = self.go(wire, "go role turn")
+        if reply.word == "error" and _error_code(reply.line) == ErrorCode.UNSUPPORTED_FEATURE.value:
+            raise _Skip(f"not supported ({_clip(reply.line, 100)})")
+        match = re.fullmatch(r"bestturn cube=(double|nodouble) move=(.*)", reply.line)
+        if match is None:
+            raise _Fail(f"{command}, dice 4 2: 'go role turn' answered {_clip(reply.line)!r}")
+        try:
+            judge_play(match[2], state.position.legal_plays(*dice))
+        except IllegalPlayError as error:
+            raise _Fail(f"{command}, dice 4 2: move {match[2]!r}: {_clip(str(error), 300)}") from None
+        return reply.line
+
+    def determinism_options(self) -> list[tuple[str, str]]:
+        """The settings that make answers repeatable: Deterministic on, a fixed Seed."""
+        settings = []
+        for option in self.options:
+            short = option.name.rsplit(".", 1)[-1].lower()
+            if short == "deterministic":
+                settings.append((option.name, "true"))
+            elif short == "seed":
+                seed = 12345 if option.max is None else min(12345, option.max)
+                settings.append((option.name, str(seed)))
+        return settings
+
+    def check_determinism(self) -> str:
+        settings = self.determinism_options()
+        if not settings:
+            raise _Skip("no Seed or Deterministic option advertised")
+        wire = self.engine()
+        cases = [(GameState(position=_midgame(12)), (6, 3)), (GameState(position=_midgame(20)), (2, 1))]
+        for state, dice in cases:
+            answers = []
+            for _ in range(2):
+                wire.send("newgame")
+                self.quiet(wire, *(self.set_command(name, value) for name, value in settings))
+                play, _ = self.chequer(wire, state, dice)
+                answers.append(play)
+            if answers[0] != answers[1]:
+                legal = state.position.legal_plays(*dice)
+                if legal.index(answers[0]) != legal.index(answers[1]):
+                    raise _Fail(f"position gnubgid {state.gnubg_id()}, dice {dice[0]} {dice[1]}: "
+                                f"{answers[0].ubgi()!r} then {answers[1].ubgi()!r}")
+        names = ", ".join(f"{name}={value}" for name, value in settings)
+        return f"with {names}: the same play twice in {len(cases)} positions"
+
+    # -- level 2 ----------------------------------------------------------------------------
+    def check_info(self) -> str:
+        wire = self.engine()
+        wire.send("newgame")
+        self.chequer(wire, GameState(position=_midgame(20)), (5, 3))
+        if not self.infos:
+            raise _Skip("no info lines during go")
+        useful = 0
+        for line in self.infos:
+            try:
+                info = parse_info(line)
+            except (ValueError, IndexError) as error:
+                raise _Fail(f"unreadable {_clip(line)!r}: {error}") from None
+            useful += bool(INFO_KEYS & info.keys())
+        if not useful:
+            raise _Fail(f"{len(self.infos)} info lines, none with a spec key, e.g. {_clip(self.infos[0])!r}")
+        keys = {key for line in self.infos for key in parse_info(line)}
+        detail = f"{len(self.infos)} info lines ({useful} with spec keys: {', '.join(sorted(keys & INFO_KEYS))})"
+        unknown = keys - INFO_KEYS - KNOWN_INFO_KEYS
+        return detail + (f"; keys not in the spec: {', '.join(sorted(unknown))}" if unknown else "")
+
+    def depth_option(self) -> Option | None:
+        """The advertised search-depth setting (``Ply``, ``engine.ply``, ``Depth``) with a maximum."""
+        for option in self.options:
+            if option.max is not None and option.name.rsplit(".", 1)[-1].lower() in ("ply", "plies", "depth"):
+                return option
+        return None
+
+    def deepest(self, search: Callable[[_Wire, Option | None], str]) -> str:
+        """Run ``search`` with the depth setting at its maximum, and put it back afterwards."""
+        depth = self.depth_option()
+        wire = self.engine()
+        try:
+            return search(wire, depth)
+        finally:
+            if depth is not None and depth.default not in (None, "", "-") and self.wire is wire and wire.alive():
+                try:
+                    self.quiet(wire, self.set_command(depth.name, depth.default))
+                except (_Fail, _Gone, _Timeout):
+                    wire.kill()  # the check's own outcome stands; a fresh engine starts at the defaults
+
+    def search_setup(self, wire: _Wire, depth: Option | None,
+                     dice: tuple[int, int]) -> tuple[GameState, tuple[int, int], list[str]]:
+        """An opening roll (many close plays: deep searches take long) at the deepest setting;
+        the two checks use different rolls so that no cached search makes either short."""
+        state = GameState()
+        setup = [f"position gnubgid {state.gnubg_id()}", f"dice {dice[0]} {dice[1]}"]
+        if depth is not None:
+            setup.insert(0, self.set_command(depth.name, str(depth.max)))
+        wire.send("newgame")
+        self.quiet(wire, *setup)
+        return state, dice, setup
+
+    def check_stop(self) -> str:
+        """``stop`` during a long search (the deepest setting, ``movetime 60000``); an engine
+        whose searches all end within half a second gets ``go`` and ``stop`` back to back."""
+        return self.deepest(self.stop_search)
+
+    def check_movetime(self) -> str:
+        """``movetime`` ends the search: a bestmove in time, and nothing after it."""
+        return self.deepest(self.movetime_search)
+
+    def movetime_search(self, wire: _Wire, depth: Option | None) -> str:
+        state, dice, _ = self.search_setup(wire, depth, (2, 1))
+        command = f"go role chequer movetime {MOVETIME_MS}"
+        start = time.monotonic()
+        wire.send(command)
+        line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
+        answered = time.monotonic()
+        ms = (answered - start) * 1000
+        self.infos.extend(text for text in before if text.split()[:1] == ["info"])
+        if line.split()[0] == "error":
+            raise _Skip(f"{command!r} answered {_clip(line, 100)!r}")
+        if line.split()[0] != "bestmove":
+            raise _Fail(f"{command!r} answered {_clip(line)!r}")
+        try:
+            judge_play(line.split(None, 1)[1] if len(line.split()) > 1 else "", state.position.legal_plays(*dice))
+        except IllegalPlayError as error:
+            raise _Fail(f"{command!r}: {_clip(line)!r}: {_clip(str(error), 300)}") from None
+        try:
+            late = wire.read(answered + GRACE_S)
+        except _Timeout:
+            late = None
+        if late is not None:
+            after = (time.monotonic() - answered) * 1000
+            raise _Fail(f"{command!r}: {_clip(line, 60)!r} after {ms:.0f} ms, then {_clip(late, 80)!r} "
+                        f"{after:.0f} ms later (the search went on after its answer)")
+        extra = wire.sync()
+        if extra:
+            raise _Fail(f"{command!r}: after {_clip(line, 60)!r} also {_clip(extra[0])!r}")
+        if ms > MOVETIME_MS + STOP_LIMIT_MS:
+            raise _Fail(f"{command!r}: bestmove after {ms:.0f} ms (limit {MOVETIME_MS + STOP_LIMIT_MS} ms)")
+        return f"{command!r}: legal bestmove after {ms:.0f} ms, nothing after it for {GRACE_S:g} s"
+
+    def stop_search(self, wire: _Wire, depth: Option | None) -> str:
+        state, dice, setup = self.search_setup(wire, depth, (4, 3))
+        command = "go role chequer movetime 60000"
+        start = time.monotonic()
+        wire.send(command)
+        early = self.collect(wire, start, start + 0.5)
+        if early is not None and early.word == "error":
+            command = "go role chequer"  # movetime not understood: a plain go, then
+            self.quiet(wire, *setup[-2:])
+            start = time.monotonic()
+            wire.send(command)
+            early = self.collect(wire, start, start + 0.5)
+        if early is not None:
+            if early.word == "error":
+                raise _Fail(f"{command!r} answered {_clip(early.line)!r}")
+            self.quiet(wire, *setup[-2:])
+            wire.send(command)
+            quick = f"searches end at once ({early.ms:.0f} ms), so stop came right after {command!r}"
+        else:
+            quick = ""
+        stopped = time.monotonic()
+        wire.send("stop")
+        line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
+        ms = (time.monotonic() - stopped) * 1000
+        self.infos.extend(text for text in before if text.split()[:1] == ["info"])
+        others = [text for text in before if text.split()[:1] != ["info"]]
+        if line.split()[0] == "error":
+            if _error_code(line) in (ErrorCode.UNKNOWN_COMMAND.value, ErrorCode.UNSUPPORTED_FEATURE.value):
+                wire.kill()  # maybe still searching: a fresh engine for what follows
+                raise _Skip(f"stop not supported ({_clip(line, 100)})")
+            raise _Fail(f"stop during {command!r} answered {_clip(line)!r}")
+        if others:
+            raise _Fail(f"stop during {command!r}: unexpected {_clip(others[0])!r}")
+        if line.split()[0] != "bestmove":
+            raise _Fail(f"stop during {command!r}: {_clip(line)!r} is not a bestmove")
+        try:
+            judge_play(line.split(None, 1)[1] if len(line.split()) > 1 else "", state.position.legal_plays(*dice))
+        except IllegalPlayError as error:
+            raise _Fail(f"stop during {command!r}: bestmove {_clip(line)!r}: {_clip(str(error), 300)}") from None
+        after = wire.sync()
+        errors = [text for text in after if _is_error(text)]
+        if errors and _error_code(errors[0]) in (ErrorCode.UNKNOWN_COMMAND.value, ErrorCode.UNSUPPORTED_FEATURE.value):
+            raise _Skip(f"stop not supported ({_clip(errors[0], 100)})")
+        extra = [text for text in after if text.split()[:1] != ["info"]]
+        if extra:
+            raise _Fail(f"after stop: {_clip(line)!r} then also {_clip(extra[0])!r}")
+        if ms > STOP_LIMIT_MS:
+            raise _Fail(f"bestmove {ms:.0f} ms after stop during {command!r} (limit {STOP_LIMIT_MS} ms)")
+        # Stopped means idle: a go with nothing to think about (a closed board) must not wait
+        # for the stopped search to finish in the background.
+        closed = next(item for item in builtin_corpus() if item.name == "closed-board")
+        _, follow = self.chequer(wire, closed.state, closed.rolls[0])
+        if follow.ms > STOP_LIMIT_MS:
+            raise _Fail(f"bestmove {ms:.0f} ms after stop during {command!r}, but the next go took "
+                        f"{follow.ms:.0f} ms for a forced pass: the stopped search went on")
+        if quick:
+            return f"{quick}: one legal bestmove {ms:.0f} ms after stop"
+        deepest = f" at {depth.name} {depth.max}" if depth is not None else ""
+        return f"{command!r}{deepest} stopped after 500 ms: legal bestmove {ms:.0f} ms after stop"
+
+    def collect(self, wire: _Wire, start: float, deadline: float) -> _Reply | None:
+        """The reply of a ``go`` sent at ``start`` if it comes before ``deadline``; None while it
+        is still searching."""
+        infos = []
+        while True:
+            try:
+                line = wire.read(deadline)
+            except _Timeout:
+                self.infos.extend(infos)
+                return None
+            words = line.split()
+            if words[:1] == ["info"]:
+                infos.append(line)
+            elif words and words[0] in GO_REPLIES:
+                ms = (time.monotonic() - start) * 1000
+                self.infos.extend(infos)
+                wire.sync()
+                return _Reply(line, infos, ms)
+            else:
+                raise _Fail(f"{wire.last_sent!r}: unexpected {_clip(line)!r}")
+
+    # -- all of it --------------------------------------------------------------------------
+    def run_all(self) -> None:
+        if self.run("handshake", 0, self.check_handshake).status == FAIL:
+            return
+        self.run("isready", 0, self.check_isready)
+        self.run("options-defaults", 0, self.check_option_defaults)
+        if self.report.dialect == "v0.2" and self.options:
+            self.run("options-get", 0, self.check_option_get, optional=True)
+        self.run("options-bogus", 0, self.check_option_bogus)
+        self.run("session-commands", 0, self.check_session, optional=True)
+        self.run("position-gnubgid", 0, self.check_position_gnubgid)
+        self.run("position-posid", 0, self.check_position_posid)
+        self.run("position-xgid", 0, lambda: self.check_position_form("xgid"), optional=True)
+        self.run("position-bpn", None, lambda: self.check_position_form("bpn"))
+        if self.corpus is None:
+            for item in builtin_corpus():
+                self.run(f"corpus-{item.name}", 0, lambda item=item: self.check_corpus(item))
+        else:
+            corpus = self.corpus
+            self.run("corpus-file", 0, lambda: self.check_corpus_file(corpus))
+        if self.games > 0:
+            self.run("games", 0, self.check_games)
+        opening = GameState().gnubg_id()
+        bad_inputs: list[tuple[str, str | bytes, tuple[str, ...], bool]] = [
+            ("blank", "   \t ", (), True),
+            ("garbage", "}{ ;; %%", (), False),
+            ("unknown-command", "frobnicate the board", (), False),
+            ("dice-7-7", "dice 7 7", (f"position gnubgid {opening}",), False),
+            ("dice-3", "dice 3", (f"position gnubgid {opening}",), False),
+            ("position-garbage", "position gnubgid !!!", (), False),
+            ("setoption-no-name", "setoption", (), False),
+            ("go-without-position", "go role chequer", ("newgame", "dice 3 1"), False),
+            ("go-without-dice", "go role chequer", ("newgame", f"position gnubgid {opening}"), False),
+            ("go-bad-role", "go role sideways", ("newgame", f"position gnubgid {opening}", "dice 3 1"), False),
+            ("long-line", "position gnubgid " + "4HPwATDgc/ABMA" * 732, (), False),
+            ("non-ascii", "dice \u2682 \u2684 \u00e9\u00e8", (), False),
+            ("invalid-utf8", b"position gnubgid \xff\xfe\x80\xc3", (), False),
+        ]
+        for name, payload, setup, allow_none in bad_inputs:
+            self.run(f"bad-input-{name}", 0,
+                     lambda payload=payload, setup=setup, allow_none=allow_none:
+                     self.check_bad_input(payload, setup, allow_none))
+        self.run("cube", 1, self.check_cube)
+        self.run("cube-take", None, self.check_take)
+        self.run("turn", 1, self.check_turn)
+        self.run("determinism", 1, self.check_determinism)
+        self.run("movetime", 2, self.check_movetime)
+        self.run("stop", 2, self.check_stop)
+        self.run("info", 2, self.check_info)
+        self.run("quit", 0, self.check_quit)
+        self.run("no-traceback", 0, self.check_tracebacks)
+
+
+def run_check(
+    command: str | Sequence[str],
+    *,
+    games: int = 4,
+    seed: int = 0,
+    timeout: float = 10.0,
+    positions: str | Path | Iterable[CorpusPosition] | None = None,
+    on_result: Callable[[CheckResult], None] | None = None,
+) -> CheckReport:
+    """Run every check against the engine that ``command`` starts; the report says the level.
+
+    ``positions`` is a file of positions (one notation per line) or CorpusPosition items
+    replacing the built-in tricky positions; ``on_result`` sees each result as it is made.
+    CheckSetupError when the engine cannot be started or the positions cannot be read.
+    """
+    try:
+        argv = split_command(command)
+    except EngineError as error:
+        raise CheckSetupError(str(error)) from None
+    if positions is None:
+        corpus = None
+    elif isinstance(positions, (str, Path)):
+        corpus = read_corpus(positions, seed)
+    else:
+        corpus = list(positions)
+    shown = command if isinstance(command, str) else shlex.join(argv)
+    report = CheckReport(shown, None)
+    suite = _Suite(argv, timeout, games, seed, corpus, report, on_result)
+    try:
+        suite.run_all()
+    finally:
+        suite.close()
+    return report
+
+
+__all__ = [
+    "CheckReport",
+    "CheckResult",
+    "CheckSetupError",
+    "CorpusPosition",
+    "FAIL",
+    "PASS",
+    "SKIP",
+    "builtin_corpus",
+    "judge_play",
+    "read_corpus",
+    "run_check",
+]
