@@ -49,7 +49,7 @@ from ..position import Position
 from ..protocol.wire import Option
 from ..state import GameState, GameStatus
 from .process import die_with_parent, find_gnubg, split_command
-from .results import CubeResult, Limit, PlayResult
+from .results import CubeResult, Limit, PlayResult, as_state, state_and_dice
 
 __all__ = ["GnubgEngine", "MAX_PLY"]
 
@@ -102,28 +102,10 @@ _SETUP = (
 _BEAVERS = 3
 
 
-def _as_state(position: GameState | Position) -> GameState:
-    """A bare Position is a money game with the cube centred."""
-    if isinstance(position, GameState):
-        return position
-    if isinstance(position, Position):
-        return GameState(position=position)
-    raise TypeError(f"expected a GameState or a Position, got {type(position).__name__}")
-
-
 def _check_state(state: GameState) -> None:
     """gnubg can only be asked about a game in progress."""
     if state.status != GameStatus.PLAYING or state.position.winner() is not None:
         raise ValueError("the game is over: there is nothing to ask GNU Backgammon")
-
-
-def _dice_of(state: GameState, dice: tuple[int, int] | None) -> tuple[int, int]:
-    dice = dice if dice is not None else state.dice
-    if dice is None:
-        raise ValueError("no dice: give dice=(d1, d2) or a state with dice")
-    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-        raise ValueError(f"dice must be two values 1-6, got {dice!r}")
-    return int(dice[0]), int(dice[1])
 
 
 def _same_game(board: str, state: GameState) -> bool:
@@ -370,8 +352,7 @@ class GnubgEngine:
         has ``eq`` (cubeful, per cube), ``pwin`` ... ``plose_bg``, ``depth`` and ``pv``.
         ``limit.depth`` overrides ``Ply`` for this call; other limits are ignored.
         """
-        state = _as_state(position)
-        d1, d2 = _dice_of(state, dice)
+        state, (d1, d2) = state_and_dice(position, dice)
         legal = state.position.legal_plays(d1, d2)
         if legal.is_pass():
             return PlayResult(Play())
@@ -396,8 +377,7 @@ class GnubgEngine:
         """
         if multipv < 1:
             raise ValueError(f"multipv must be at least 1, got {multipv}")
-        state = _as_state(position)
-        d1, d2 = _dice_of(state, dice)
+        state, (d1, d2) = state_and_dice(position, dice)
         legal = state.position.legal_plays(d1, d2)
         if legal.is_pass():
             return [self._pass_hint(state, limit)]
@@ -468,7 +448,7 @@ class GnubgEngine:
         ``double_pass`` (doubler's view; also as ``nd``/``dt``/``dp``), ``eq`` (the best for
         the side to act), ``cubeless``, ``depth`` and ``proper`` (gnubg's own words).
         """
-        state = _as_state(position)
+        state = as_state(position)
         _check_state(state)
         if state.resignation is not None:
             raise ValueError("a resignation is pending: there is no cube decision")

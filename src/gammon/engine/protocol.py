@@ -30,7 +30,7 @@ from ..protocol import wire
 from ..protocol.wire import Option
 from ..state import GameState
 from .process import die_with_parent, split_command
-from .results import CubeResult, Limit, PlayResult
+from .results import CubeResult, Limit, PlayResult, as_state, state_and_dice
 
 #: Seconds to wait for a reply when no limit says otherwise.
 DEFAULT_TIMEOUT = 30.0
@@ -38,15 +38,6 @@ DEFAULT_TIMEOUT = 30.0
 STARTUP_TIMEOUT = 60.0
 #: Longest line accepted from an engine.
 MAX_LINE = 1 << 20
-
-
-def as_state(position: GameState | Position) -> GameState:
-    """A bare Position is a money game with the cube centred."""
-    if isinstance(position, GameState):
-        return position
-    if isinstance(position, Position):
-        return GameState(position=position)
-    raise TypeError(f"expected a GameState or a Position, got {type(position).__name__}")
 
 
 class UbgiProtocol:
@@ -222,7 +213,7 @@ class UbgiProtocol:
     async def play(self, position: GameState | Position, dice: tuple[int, int] | None = None,
                    limit: Limit | None = None) -> PlayResult:
         """The engine's play for ``dice`` (default: the state's dice), checked for legality."""
-        state, dice = _with_dice(position, dice)
+        state, dice = state_and_dice(position, dice)
         async with self._lock:
             text, infos = await self._go(state, dice, "chequer", limit)
         play = _legal_play(state, dice, text)
@@ -238,7 +229,7 @@ class UbgiProtocol:
         """
         if multipv < 1:
             raise ValueError(f"multipv must be >= 1, got {multipv}")
-        state, dice = _with_dice(position, dice)
+        state, dice = state_and_dice(position, dice)
         option = self.option_named("MultiPV")
         if option is not None:
             wanted = multipv if option.max is None else min(multipv, option.max)
@@ -296,17 +287,6 @@ class UbgiProtocol:
                 self.process.kill()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.process.wait(), 5.0)
-
-
-def _with_dice(position: GameState | Position, dice: tuple[int, int] | None) -> tuple[GameState, tuple[int, int]]:
-    state = as_state(position)
-    dice = dice if dice is not None else state.dice
-    if dice is None:
-        raise ValueError("no dice: give dice=(d1, d2) or a state with dice")
-    d1, d2 = dice
-    if not all(isinstance(d, int) and 1 <= d <= 6 for d in (d1, d2)):
-        raise ValueError(f"dice must be two values 1-6, got {dice!r}")
-    return state, (d1, d2)
 
 
 def _legal_play(state: GameState, dice: tuple[int, int], text: str) -> Play:

@@ -5,6 +5,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..play import Play
+from ..position import Position
+from ..state import GameState
+
+
+def as_state(position: GameState | Position) -> GameState:
+    """What an engine is asked about: a bare Position is a money game with the cube centred."""
+    if isinstance(position, GameState):
+        return position
+    if isinstance(position, Position):
+        return GameState(position=position)
+    raise TypeError(f"expected a GameState or a Position, got {type(position).__name__}")
+
+
+def state_and_dice(position: GameState | Position, dice: tuple[int, int] | None) -> tuple[GameState, tuple[int, int]]:
+    """The state asked about and the roll to play: ``dice``, else the state's own (ValueError if neither)."""
+    state = as_state(position)
+    dice = dice if dice is not None else state.dice
+    if dice is None:
+        raise ValueError("no dice: give dice=(d1, d2) or a state with dice")
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice must be two values 1-6, got {dice!r}")
+    return state, (int(dice[0]), int(dice[1]))
 
 
 @dataclass(frozen=True, slots=True)
