@@ -222,3 +222,14 @@ def test_engine_players_by_name() -> None:
         assert player.offer_resignation(board, context) is None
     finally:
         player.close()
+
+
+def test_duels_through_ubgi_match_the_same_player_in_process() -> None:
+    from gammon.bots.duel import duel
+
+    remote = duel("ubgi:" + " ".join(ENGINE), "random", 4, seed=3, workers=1)
+    local = duel("pubeval", "random", 4, seed=3, workers=1)
+    assert remote.a.startswith("ubgi:") and remote.games == 4
+    assert remote.points.tolist() == local.points.tolist()
+    cubeful = duel("ubgi:" + " ".join(ENGINE), "pubeval", 2, seed=5, workers=1, cube=True)
+    assert cubeful.games == 2 and cubeful.cubes is not None

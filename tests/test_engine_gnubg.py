@@ -270,3 +270,10 @@ def test_not_gnubg_is_a_protocol_error(tmp_path):
     """))
     with pytest.raises(EngineProtocolError, match="does not look like GNU Backgammon"):
         GnubgEngine.popen([sys.executable, str(script)])
+
+
+def test_gnubg_is_a_duel_player() -> None:
+    from gammon.bots.duel import duel
+
+    result = duel("gnubg:0", "pubeval", 2, seed=1, workers=1)
+    assert result.a == "gnubg:0" and result.games == 2
