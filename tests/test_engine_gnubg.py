@@ -277,3 +277,10 @@ def test_gnubg_is_a_duel_player() -> None:
 
     result = duel("gnubg:0", "pubeval", 2, seed=1, workers=1)
     assert result.a == "gnubg:0" and result.games == 2
+
+
+def test_one_point_match(engine) -> None:
+    # gnubg marks every game of a 1-point match post-Crawford; the load check must agree.
+    state = GameState.from_gnubg_id("4HPwATDgc/ABMA:MIEqAAAAAAAA")
+    assert state.match_length == 1
+    assert engine.play(state, (5, 2)).play in state.position.legal_plays(5, 2)

@@ -80,7 +80,9 @@ def _owner_shown(may: tuple[bool, bool], you: Color) -> Color | None | object:
 
 
 def _did_crawford(state: GameState) -> int:
-    return int(state.match_length >= 2 and (state.match_length - 1) in state.score and not state.crawford)
+    """GNU Backgammon's post-Crawford flag: a side is 1-away outside the Crawford game. In a
+    1-point match both sides always are, so it writes 1 there (the cube is never used)."""
+    return int(state.match_length >= 1 and (state.match_length - 1) in state.score and not state.crawford)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
