@@ -77,6 +77,11 @@ def test_every_position_form_gives_a_legal_bestmove() -> None:
         assert play == hint(GameState(), 6, 4, "pubeval")[0].play  # cubeful, money, cube centred
 
 
+def test_a_match_id_outside_a_game_still_shows_a_position() -> None:
+    out = converse(["position gnubgid 4HPwATDgc/ABMA:cAgAAAAAAAAE", "dice 3 1", "go"])  # status "no game"
+    assert replies(out, "bestmove") == ["bestmove 8/5 6/5"]
+
+
 def test_pass_bar_and_the_opponents_turn() -> None:
     closed = Position.from_checkers([0] * 24 + [2], [2, 2, 2, 2, 2, 2] + [0] * 19)  # white on the bar, shut out
     out = converse([f"position gnubgid {GameState(position=closed).gnubg_id()}", "dice 6 5", "go"])
@@ -122,6 +127,7 @@ def test_out_of_order_and_malformed_commands_get_errors() -> None:
         "setoption": "bad_argument", "setoption name": "bad_argument", "newsession type blitz": "bad_argument",
         "setscore 1": "bad_argument", "setcube value 3 owner p0": "bad_argument", "setturn p2": "bad_argument",
         "go role sideways": "bad_argument", "go depth x": "bad_argument", "eval": "missing_context",
+        "position gnubgid 4HPwATDgc/ABMA:cAqgAFAAEAAA": "bad_argument",  # 5-2 in a 5-point match: over
     }
     for command, code in cases.items():
         out = converse(["newgame", command, "isready"])

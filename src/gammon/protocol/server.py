@@ -424,7 +424,12 @@ class UbgiEngine:
         except GammonError as error:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: {error}") from None
         if state.status != GameStatus.PLAYING:
-            raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: the game is over")
+            # A Match ID written outside a game (status "no game", or a game already decided)
+            # still shows a position to analyse, as long as the score leaves a game to play.
+            try:
+                state = state.replace(status=GameStatus.PLAYING, resignation=None)
+            except GammonError:
+                raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: the match is over") from None
         if state.position.winner() is not None:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: a side has borne off every checker")
         self.state = state
