@@ -56,17 +56,18 @@ def format_play(play: Play) -> str:
 
 def parse_play(text: str, legal: LegalPlays) -> Play:
     """The legal play that an engine's play text means, strictly: each step as written
-    (``*`` tolerated), together a legal play of ``legal``'s roll; ``pass`` only when nothing
-    can be played. IllegalPlayError or InvalidMoveError say what is wrong.
+    (``*`` and ``(2)`` tolerated), together a legal play of ``legal``'s roll; ``pass`` (or
+    ``(none)``, ``no move``) only when nothing can be played. IllegalPlayError or
+    InvalidMoveError say what is wrong.
 
     >>> from gammon import Position
     >>> str(parse_play("8/5* 6/5", Position().legal_plays(3, 1)))
     '8/5 6/5'
     """
-    from ..notation.movetext import parse_moves
+    from ..notation.movetext import PASS_WORDS, parse_moves
 
     words = text.split()
-    if not words or words == [PASS]:
+    if " ".join(words).lower().strip("()") in PASS_WORDS:  # pass, (none), no move, ...
         play = Play()
     else:
         play = parse_moves(" ".join(words))
