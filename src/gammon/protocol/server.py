@@ -168,8 +168,8 @@ class UbgiEngine:
             raise CommandError(ErrorCode.BAD_VALUE, str(error)) from None
         changed = self.values[setting.name] != text
         self.values[setting.name] = text
-        if changed and setting.name in ("Ply", "Level"):
-            self.backend_close()
+        if changed and setting.name == "Level":
+            self.backend_close()  # Ply needs no new player: every search is given its depth
 
     @property
     def ply(self) -> int:
@@ -185,7 +185,7 @@ class UbgiEngine:
 
     def player_name(self) -> str:
         name = self.values["Player"]
-        if name.startswith(("ubgi:",)):
+        if name.startswith("ubgi:"):
             return name
         level = self.values["Level"]
         return f"{name}:{self.ply}" + (f":{level}" if level != "expert" else "")
