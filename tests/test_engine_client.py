@@ -233,3 +233,22 @@ def test_duels_through_ubgi_match_the_same_player_in_process() -> None:
     assert remote.points.tolist() == local.points.tolist()
     cubeful = duel("ubgi:" + " ".join(ENGINE), "pubeval", 2, seed=5, workers=1, cube=True)
     assert cubeful.games == 2 and cubeful.cubes is not None
+
+
+def test_a_late_answer_does_not_answer_the_next_question() -> None:
+    # The first go is answered after 1.5 s, too late; the next question must get its own answer.
+    slow_once = script('''
+            elif word == "go":
+                import time
+                if not globals().get("answered"):
+                    time.sleep(1.5)
+                    globals()["answered"] = True
+                    say("bestmove 13/11 6/5")
+                else:
+                    say("bestmove 8/5 6/5")
+    ''')
+    with SimpleEngine.popen_ubgi(slow_once, timeout=0.5) as engine:
+        with pytest.raises(EngineTimeoutError, match="did not answer in time"):
+            engine.play(Position(), (2, 1))
+        time.sleep(1.2)  # the late bestmove arrives meanwhile
+        assert engine.play(Position(), (3, 1)).play.ubgi() == "8/5 6/5"

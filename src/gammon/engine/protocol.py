@@ -55,6 +55,7 @@ class UbgiProtocol:
         self.options: dict[str, Option] = {}
         self.dialect = "0.1"
         self._lock = asyncio.Lock()
+        self._stale = False  # a reply timed out: its lines may still come, before the next answer
         self._pending_stderr: list[str] = []
 
     def __repr__(self) -> str:
@@ -71,6 +72,16 @@ class UbgiProtocol:
         except (BrokenPipeError, ConnectionResetError):
             raise EngineTerminatedError(f"engine {self.command[0]!r} closed its input") from None
 
+    async def _resync(self) -> None:
+        """After a timeout: ``isready``, and drop every line before its ``readyok``."""
+        if not self._stale:
+            return
+        await self._send("isready")
+        deadline = self._deadline()
+        while await self._read(deadline) != "readyok":
+            pass
+        self._stale = False
+
     async def _read(self, deadline: float) -> str:
         loop = asyncio.get_running_loop()
         stdout = self.process.stdout
@@ -79,6 +90,7 @@ class UbgiProtocol:
         try:
             raw = await asyncio.wait_for(stdout.readline(), max(remaining, 0.001))
         except asyncio.TimeoutError:
+            self._stale = True
             raise EngineTimeoutError(f"engine {self.command[0]!r} did not answer in time") from None
         except (ValueError, asyncio.LimitOverrunError):
             raise EngineProtocolError(f"engine {self.command[0]!r} sent a line longer than {MAX_LINE} bytes") from None
@@ -141,6 +153,7 @@ class UbgiProtocol:
 
     async def _sync(self, command: str) -> None:
         """Send ``isready`` and wait for ``readyok``; an ``error`` before it is ``command``'s."""
+        await self._resync()
         await self._send("isready")
         deadline = self._deadline()
         while True:
@@ -187,6 +200,7 @@ class UbgiProtocol:
     async def _go(self, state: GameState, dice: tuple[int, int] | None, role: str,
                   limit: Limit | None) -> tuple[str, list[dict[str, object]]]:
         """Send the position (and dice), ``go``; the answer line and the ``info`` lines before it."""
+        await self._resync()
         await self._send(wire.position_command(state.replace(dice=None)))
         if dice is not None:
             await self._send(f"dice {dice[0]} {dice[1]}")

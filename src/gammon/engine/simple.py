@@ -15,7 +15,7 @@ from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ..bots.hint import Hint
-from ..errors import EngineTerminatedError, EngineTimeoutError
+from ..errors import EngineError, EngineTerminatedError, EngineTimeoutError
 from ..position import Position
 from ..protocol.wire import Option
 from ..state import GameState
@@ -78,6 +78,8 @@ class SimpleEngine:
         try:
             # The coroutine has its own deadline; this is a safety net should the loop stall.
             return future.result(timeout=self.protocol.timeout * 4 + 3600)
+        except EngineError:
+            raise  # (an EngineTimeoutError is a TimeoutError too: let it through as it is)
         except concurrent.futures.TimeoutError:
             future.cancel()
             raise EngineTimeoutError("the engine's event loop did not answer") from None

@@ -244,11 +244,11 @@ def parse_key_line(line: str) -> Option:
     default = " ".join(words[4:]) if len(words) > 4 else None
     low = high = None
     choices: tuple[str, ...] = ()
-    if ".." in span:
+    if kind == "enum" or (kind not in ("bool", "check") and "|" in span):
+        choices = tuple(span.split("|"))
+    elif ".." in span:
         first, _, last = span.partition("..")
         low, high = _integer([first]), _integer([last])
-    elif "|" in span:
-        choices = tuple(span.split("|"))
     return Option(name, kind, default, low, high, choices)
 
 
