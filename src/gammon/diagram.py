@@ -8,7 +8,7 @@ every view.
 
 from __future__ import annotations
 
-from .position import CHECKERS, Color, Position
+from .position import Color, Position
 from .state import GameState, GameStatus
 
 SYMBOL = {Color.WHITE: "X", Color.BLACK: "O"}
