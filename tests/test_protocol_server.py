@@ -56,6 +56,8 @@ def test_v02_dialect_keys_get_and_set() -> None:
     errors = replies(out, "error")
     assert errors[0].startswith("error bad_value") and errors[1].startswith("error bad_argument")
     assert out[-1] == "value engine.ply 1"
+    # Interfaces set Threads as a matter of course: accepted and shown, though the search uses one.
+    assert converse(["setoption name Threads value 4", "get engine.threads"]) == ["value engine.threads 4"]
 
 
 def test_player_option_sets_name_ply_and_level() -> None:

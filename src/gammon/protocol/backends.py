@@ -51,6 +51,8 @@ class Backend(Protocol):
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]: ...
 
+    def threads(self, count: int) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -132,6 +134,9 @@ class LocalBackend:
                    plose_gammon=float(p[3]), plose_bg=float(p[4]))
         return out
 
+    def threads(self, count: int) -> None:
+        """gammon's search runs on one thread."""
+
     def close(self) -> None:
         pass
 
@@ -162,6 +167,12 @@ class EngineBackend:
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
         raise UnsupportedFeatureError("unsupported_feature", "eval is not available from an external engine")
+
+    def threads(self, count: int) -> None:
+        """Passed on to an engine with a ``Threads`` option of its own (GNU Backgammon has one)."""
+        option = self.engine.options.get("Threads")
+        if option is not None:
+            self.engine.configure({"Threads": max(option.min or 1, min(count, option.max or count))})
 
     def close(self) -> None:
         self.engine.close()

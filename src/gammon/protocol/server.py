@@ -38,6 +38,7 @@ PROTOCOL_VERSION = "0.2"
 DEFAULT_PLAYER = "nn"
 DEFAULT_PLY = 2
 MAX_MULTIPV = 64
+MAX_THREADS = 256
 #: Seconds the engine spends on commands already read when told to quit.
 QUIT_GRACE = 5.0
 
@@ -79,8 +80,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(Option("Player", "string", DEFAULT_PLAYER), "engine.player"),
     Setting(Option("Ply", "spin", str(DEFAULT_PLY), 0, MAX_PLY), "engine.ply"),
     Setting(Option("Level", "combo", "expert", choices=tuple(LEVELS)), "engine.level"),
-    # gammon's search runs on one thread; the option exists so interfaces can set it.
-    Setting(Option("Threads", "spin", "1", 1, 1), "engine.threads"),
+    # gammon's search runs on one thread: interfaces set Threads as a matter of course, so any
+    # value is accepted (and shown by get), and none changes the speed. docs/ubgi.md says so.
+    Setting(Option("Threads", "spin", "1", 1, MAX_THREADS), "engine.threads"),
     Setting(Option("Seed", "spin", "0", 0, 2**31 - 1), "engine.seed"),
     Setting(Option("Deterministic", "check", "true"), "engine.deterministic"),
     Setting(Option("EvalMode", "combo", "cubeful", choices=("cubeless", "cubeful")), "engine.eval_mode"),
@@ -170,6 +172,8 @@ class UbgiEngine:
         self.values[setting.name] = text
         if changed and setting.name == "Level":
             self.backend_close()  # Ply needs no new player: every search is given its depth
+        if changed and setting.name == "Threads" and self._backend is not None:
+            self._backend.threads(int(text))
 
     @property
     def ply(self) -> int:
@@ -203,6 +207,8 @@ class UbgiEngine:
             if self._backend is None:
                 try:
                     self._backend = backend_for(self.player_name(), self.ply)
+                    if self.values["Threads"] != "1":
+                        self._backend.threads(int(self.values["Threads"]))
                 except GammonError as error:
                     raise CommandError(ErrorCode.BAD_VALUE, f"Player: {error}") from None
             return self._backend
