@@ -144,7 +144,7 @@ class GnubgEngine:
     """A running ``gnubg -t``: ``play``, ``analyse`` and ``cube`` as SimpleEngine has them.
 
     Start it with :meth:`popen`; ``id`` names the program, ``options`` holds ``Ply`` (the
-    evaluation depth for checker play and cube decisions) and ``Threads``. Calls are
+    evaluation depth for checker play and cube decisions), ``Threads`` and ``EvalMode``. Calls are
     serialised by a lock, so one engine can be shared between threads.
     """
 
@@ -160,6 +160,8 @@ class GnubgEngine:
         self.options: dict[str, Option] = {
             "Ply": Option("Ply", "spin", str(ply), 0, MAX_PLY),
             "Threads": Option("Threads", "spin", "1", 1, 48),  # gnubg's own maximum
+            # Checker play by cubeful equity (gnubg's default) or cubeless; cube decisions stay cubeful.
+            "EvalMode": Option("EvalMode", "combo", "cubeful", choices=("cubeless", "cubeful")),
         }
         self._ply = ply
         self._plies_set: int | None = None
@@ -322,7 +324,7 @@ class GnubgEngine:
 
     # -- settings -----------------------------------------------------------------------------
     def configure(self, options: Mapping[str, object]) -> None:
-        """Set ``Ply`` (both evaluation depths) or ``Threads``; names are case-insensitive."""
+        """Set ``Ply`` (both evaluation depths), ``Threads`` or ``EvalMode``; names are case-insensitive."""
         known = {name.lower(): option for name, option in self.options.items()}
         for name, value in options.items():
             option = known.get(str(name).lower())
@@ -335,6 +337,9 @@ class GnubgEngine:
             if option.name == "Ply":
                 self._ply = int(text)
                 self._ensure_plies(self._ply)
+            elif option.name == "EvalMode":
+                switch = "on" if text == "cubeful" else "off"
+                self._request([f"set evaluation chequerplay evaluation cubeful {switch}"])
             else:
                 self._request([f"set threads {int(text)}"])
             self.options[option.name] = Option(option.name, option.type, text, option.min, option.max)

@@ -33,6 +33,14 @@ def open_engine(spec: PlayerSpec):
     raise ValueError(f"{spec} is not an external engine")
 
 
+def has_option(engine: object, name: str) -> bool:
+    """Whether an engine client (UBGI, any dialect, or GNU Backgammon's) has setting ``name``."""
+    protocol = getattr(engine, "protocol", None)
+    if protocol is not None:
+        return protocol.option_named(name) is not None
+    return name in getattr(engine, "options", {})
+
+
 def state_of(board: np.ndarray, context: CubeContext | None = None, *, dice: tuple[int, int] | None = None,
              double_offered: bool = False) -> GameState:
     """The GameState of a kernel ``board`` (side on roll to act) in a cube ``context`` (its view).
@@ -81,16 +89,14 @@ class EnginePlayer:
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
         """Pass a seed on to an engine that has a ``Seed`` option (its own randomness, if any)."""
         sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-        option = getattr(self.engine, "protocol", None)
-        if option is not None and option.option_named("Seed") is not None:
+        if has_option(self.engine, "Seed"):
             self.engine.configure({"Seed": int(sequence.generate_state(1)[0] & 0x7FFFFFFF)})
 
     # -- checker play -------------------------------------------------------------------------
     def _eval_mode(self, cubeful: bool) -> None:
         """Cubeless games ask an engine with an ``EvalMode`` option for cubeless plays."""
         mode = "cubeful" if cubeful else "cubeless"
-        protocol = getattr(self.engine, "protocol", None)
-        if mode != self._mode and protocol is not None and protocol.option_named("EvalMode") is not None:
+        if mode != self._mode and has_option(self.engine, "EvalMode"):
             self.engine.configure({"EvalMode": mode})
         self._mode = mode
 

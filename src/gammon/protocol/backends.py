@@ -20,6 +20,7 @@ from ..bots.players import Player, parse_player
 from ..bots.search import SearchInterrupted
 from ..cube.context import CubeContext
 from ..cube.decision import Response
+from ..engine.players import has_option, open_engine
 from ..engine.results import Limit
 from ..errors import UnsupportedFeatureError
 from ..state import GameState
@@ -144,17 +145,21 @@ class LocalBackend:
 class EngineBackend:
     """An external engine behind gammon's client API (GNU Backgammon's adapter, a UBGI engine)."""
 
-    def __init__(self, engine: object, depth: int | None = None) -> None:
+    def __init__(self, engine: object) -> None:
         self.engine = engine
+        self._mode: str | None = None
 
     def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None:
-        options = getattr(self.engine, "options", {})
-        if "Seed" in options:
+        if has_option(self.engine, "Seed"):
             self.engine.configure({"Seed": seed})
 
     def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
                 report: Report) -> list[Hint]:
         assert state.dice is not None
+        mode = "cubeful" if cubeful else "cubeless"
+        if mode != self._mode and has_option(self.engine, "EvalMode"):
+            self.engine.configure({"EvalMode": mode})
+        self._mode = mode
         hints = self.engine.analyse(state, state.dice, multipv=multipv, limit=Limit(depth=depth))
         if hints:
             report(hints[0].ply, hints, 0)
@@ -181,8 +186,6 @@ class EngineBackend:
 def backend_for(name: str, ply: int) -> Backend:
     """The backend of a player name: ``nn:2``, ``gnubg:2`` or ``ubgi:CMD``."""
     spec = parse_player(name)
-    if spec.name in ("ubgi", "gnubg"):
-        from ..engine.players import open_engine
-
+    if spec.external:
         return EngineBackend(open_engine(spec))
     return LocalBackend(Player.from_name(spec))
