@@ -252,3 +252,11 @@ def test_a_late_answer_does_not_answer_the_next_question() -> None:
             engine.play(Position(), (2, 1))
         time.sleep(1.2)  # the late bestmove arrives meanwhile
         assert engine.play(Position(), (3, 1)).play.ubgi() == "8/5 6/5"
+
+
+def test_gammon_means_this_gammon_without_it_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gammon.engine.process import split_command
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert split_command("gammon engine --ply 0") == [sys.executable, "-m", "gammon", "engine", "--ply", "0"]
+    assert split_command(["other", "x"]) == ["other", "x"]

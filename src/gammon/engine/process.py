@@ -18,7 +18,11 @@ GNUBG_DIRECTORIES = ("/usr/games", "/usr/local/games")
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:
-    """A command line as argv: a string is split as a POSIX shell would (quotes respected)."""
+    """A command line as argv: a string is split as a POSIX shell would (quotes respected).
+
+    >>> split_command("engine --flag 'two words'")
+    ['engine', '--flag', 'two words']
+    """
     if isinstance(command, str):
         try:
             argv = shlex.split(command)
@@ -28,6 +32,9 @@ def split_command(command: str | Sequence[str]) -> list[str]:
         argv = [str(part) for part in command]
     if not argv:
         raise EngineError("empty engine command")
+    if argv[0] == "gammon" and shutil.which("gammon") is None:
+        # "gammon" is this gammon even where its script is not on PATH (a venv not activated).
+        argv = [sys.executable, "-m", "gammon", *argv[1:]]
     return argv
 
 
