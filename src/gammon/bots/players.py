@@ -216,6 +216,7 @@ class Player:
         sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
         noise_seed, evaluator_seed = sequence.spawn(2)
         self._rng = np.random.default_rng(noise_seed)
+        self._static_key = None  # a random evaluator's last answer must not outlive its seed
         reseed = getattr(self.evaluator, "reseed", None)
         if reseed is not None:
             reseed(evaluator_seed)
