@@ -249,3 +249,14 @@ def test_random_and_mutated_commands_never_crash_or_hang(lines: list[str]) -> No
         assert word in REPLIES, line
         if word == "error":
             assert line.split()[1] in CODES, line
+
+
+def test_session_commands_describe_the_game_a_bare_position_id_joins() -> None:
+    out = converse(["newsession type match length 7", "setscore 2 3", "setcube value 2 owner p1", "setturn p1",
+                    "position gnubgid 4HPwATDgc/ABMA", "eval", "setscore 9 0", "setcube value 3 owner p0"])
+    evaluation = wire.parse_info(out[0].replace("eval", "info", 1))
+    assert 0 < float(evaluation["mwc"]) < 1  # valued at the match score, not as money
+    assert out[1].startswith("error bad_argument") and "score" in out[1]
+    assert out[2].startswith("error bad_argument")
+    out = converse(["newsession type money jacoby on", "newgame", "position gnubgid 4HPwATDgc/ABMA", "eval"])
+    assert "mwc" not in out[0]

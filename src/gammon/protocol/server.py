@@ -116,8 +116,10 @@ class UbgiEngine:
         self._backend: Backend | None = None
         self._backend_lock = threading.Lock()
         self._set_player(player, explicit_ply=ply)
-        self._session = GameState()
-        self.state: GameState | None = None
+        # The game as the interface has described it: rules, score, cube, turn and, once a
+        # position command has come (``positioned``), the position and dice.
+        self.game = GameState()
+        self.positioned = False
         self.search: Search | None = None
         self._go_count = 0  # gos started
         self._gos_read = 0  # gos read (some may wait in the queue)
@@ -341,8 +343,10 @@ class UbgiEngine:
 
     # -- the game context -----------------------------------------------------------------
     def cmd_newgame(self, args: list[str]) -> None:
-        self.state = None
-        self._session = self._session.replace(dice=None)
+        """Forget the position, dice and cube; the session's rules and score stay."""
+        self.game = self.game.replace(position=Position(), dice=None, cube=1, cube_owner=None,
+                                      double_offered=False, resignation=None, crawford=False)
+        self.positioned = False
 
     def cmd_newsession(self, args: list[str]) -> None:
         options = _pairs(args, "newsession")
@@ -356,29 +360,21 @@ class UbgiEngine:
                 raise CommandError(ErrorCode.BAD_ARGUMENT, "newsession: a match needs length 1-25")
             length = int(text)
         jacoby = _on_off(options.pop("jacoby", "off"), "jacoby")
-        crawford = _on_off(options.pop("crawford", "on"), "crawford")
+        _on_off(options.pop("crawford", "on"), "crawford")  # gammon always plays the Crawford rule
         beavers = _on_off(options.pop("beavers", "off"), "beavers")
         if options:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"newsession: unknown {', '.join(options)}")
         if length and (jacoby or beavers):
             raise CommandError(ErrorCode.BAD_ARGUMENT, "newsession: jacoby and beavers are money-play rules")
-        del crawford  # gammon always plays the Crawford rule; the flag is accepted for interfaces
-        self._session = GameState(match_length=length, jacoby=jacoby, beavers=beavers)
-        self.state = None
-
-    def _context_state(self) -> GameState:
-        return self.state if self.state is not None else self._session
+        self.game = GameState(match_length=length, jacoby=jacoby, beavers=beavers)
+        self.positioned = False
 
     def _update(self, **changes: object) -> None:
-        base = self._context_state()
+        """Change the described game; a change that makes it impossible is refused."""
         try:
-            updated = base.replace(**changes)
+            self.game = self.game.replace(**changes)
         except GammonError as error:
             raise CommandError(ErrorCode.BAD_ARGUMENT, str(error)) from None
-        if self.state is not None:
-            self.state = updated
-        self._session = updated if self.state is None else self._session.replace(
-            **{k: v for k, v in changes.items() if k != "position" and k != "dice"})
 
     def cmd_setscore(self, args: list[str]) -> None:
         if len(args) != 2 or not all(a.isdigit() for a in args):
@@ -401,8 +397,7 @@ class UbgiEngine:
         turns = {"p0": Color.BLACK, "p1": Color.WHITE}
         if len(args) != 1 or args[0] not in turns:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setturn p0|p1")
-        state = self._context_state()
-        position = state.position
+        position = self.game.position
         if position.turn != turns[args[0]]:
             position = position.flip()
         self._update(position=position, double_offered=False)
@@ -411,7 +406,6 @@ class UbgiEngine:
         if len(args) < 2:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: position gnubgid|xgid|bpn <text>")
         form, text = args[0], " ".join(args[1:])
-        session = self._session
         if form not in ("gnubgid", "xgid", "bpn"):
             raise CommandError(ErrorCode.UNSUPPORTED_FEATURE,
                                f"position form {form[:20]!r}: expected gnubgid, xgid or bpn")
@@ -419,10 +413,10 @@ class UbgiEngine:
             if form == "gnubgid":
                 if ":" in text:
                     state = GameState.from_gnubg_id(text)
-                else:
-                    turn = self._context_state().position.turn
-                    state = session.replace(position=Position.from_position_id(text, turn), dice=None,
-                                            double_offered=False, resignation=None)
+                else:  # a bare Position ID: the rest of the game as described so far
+                    position = Position.from_position_id(text, self.game.position.turn)
+                    state = self.game.replace(position=position, dice=None, double_offered=False,
+                                              resignation=None)
             elif form == "xgid":
                 state = GameState.from_xgid(text)
             else:
@@ -438,16 +432,16 @@ class UbgiEngine:
                 raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: the match is over") from None
         if state.position.winner() is not None:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"position {form}: a side has borne off every checker")
-        self.state = state
+        self.game, self.positioned = state, True
 
     def cmd_dice(self, args: list[str]) -> None:
         if len(args) != 2 or not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
             raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: dice <d1> <d2>, each 1-6")
-        if self.state is None:
+        if not self.positioned:
             raise CommandError(ErrorCode.MISSING_CONTEXT, "dice before any position")
-        if self.state.double_offered:
+        if self.game.double_offered:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "dice while a double is pending: answer the cube first")
-        self.state = self.state.replace(dice=(int(args[0]), int(args[1])))
+        self.game = self.game.replace(dice=(int(args[0]), int(args[1])))
 
     # -- searches -------------------------------------------------------------------------
     def cmd_go(self, args: list[str]) -> None:
@@ -466,8 +460,8 @@ class UbgiEngine:
                 limits[name] = int(text)
         if options:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"go: unknown argument {next(iter(options))[:20]!r}")
-        state = self.state
-        if state is None:
+        state = self.game
+        if not self.positioned:
             raise CommandError(ErrorCode.MISSING_CONTEXT, "go before any position")
         if role in ("chequer", "turn") and state.dice is None:
             raise CommandError(ErrorCode.MISSING_CONTEXT, f"go role {role} without dice: send dice <d1> <d2>")
@@ -485,7 +479,7 @@ class UbgiEngine:
         search = Search(role, stop, self._go_count)
         self.search = search
         if role in ("chequer", "turn"):
-            self.state = state.replace(dice=None)  # each go uses up the dice
+            self.game = state.replace(dice=None)  # each go uses up the dice
         target = self._make_search(search, backend, state, role, depth)
         search.thread = threading.Thread(target=target, name="ubgi-search", daemon=True)
         search.thread.start()
@@ -590,10 +584,10 @@ class UbgiEngine:
             self._finish_early(search)  # only reached when handle() is called directly
 
     def cmd_eval(self, args: list[str]) -> None:
-        if self.state is None:
+        if not self.positioned:
             raise CommandError(ErrorCode.MISSING_CONTEXT, "eval before any position")
         self._join_search()
-        values = self.backend().evaluate(self.state, self.ply, self.cubeful)
+        values = self.backend().evaluate(self.game, self.ply, self.cubeful)
         self.send("eval " + " ".join(f"{k} {format_number(v)}" for k, v in values.items()))
 
     def cmd_quit(self, args: list[str]) -> None:
