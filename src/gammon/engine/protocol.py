@@ -56,7 +56,6 @@ class UbgiProtocol:
         self.dialect = "0.1"
         self._lock = asyncio.Lock()
         self._stale = False  # a reply timed out: its lines may still come, before the next answer
-        self._pending_stderr: list[str] = []
 
     def __repr__(self) -> str:
         return f"<UbgiProtocol {' '.join(self.command)!r} pid={self.process.pid} dialect={self.dialect}>"
