@@ -249,7 +249,7 @@ class UbgiProtocol:
             await self.configure({option.name: wanted})
         async with self._lock:
             text, infos = await self._go(state, dice, "chequer", limit)
-        best = _legal_play(state, dice, text)
+        _legal_play(state, dice, text)  # the engine's choice is checked too (with noise it may not rank first)
         ranked: dict[int, dict[str, object]] = {}
         for info in infos:
             if "multipv" in info and "pv" in info:
@@ -267,9 +267,6 @@ class UbgiProtocol:
             loss = (top - equity) if (top is not None and equity is not None) else 0.0
             hints.append(Hint(len(hints) + 1, play, _probabilities(info), int(info.get("depth", 0) or 0),
                               float(loss), equity))
-        if hints and hints[0].play != best:
-            # The engine's choice (noise, a level) may differ from its top-ranked play: keep both true.
-            hints = [h for h in hints if h.play == best] + [h for h in hints if h.play != best]
         return hints
 
     async def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeResult:
