@@ -147,11 +147,13 @@ class EngineBackend:
 
     def __init__(self, engine: object) -> None:
         self.engine = engine
-        self._mode: str | None = None
+        self._mode: str | None = None  # the EvalMode and Seed last sent
+        self._seed: int | None = None
 
     def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None:
-        if has_option(self.engine, "Seed"):
+        if seed != self._seed and has_option(self.engine, "Seed"):
             self.engine.configure({"Seed": seed})
+        self._seed = seed
 
     def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
                 report: Report) -> list[Hint]:
