@@ -557,23 +557,36 @@ class _Suite:
         if lines:
             raise _Fail(f"{' / '.join(_clip(c, 60) for c in commands)}: unexpected {_clip(lines[0])!r}")
 
+    def reply(self, wire: _Wire, start: float) -> tuple[_Reply, list[str]]:
+        """The line that ends a ``go`` sent at ``start`` (its ``info`` lines recorded for the
+        info check), and any other lines that came before it."""
+        line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
+        ms = (time.monotonic() - start) * 1000
+        infos = [text for text in before if text.split()[:1] == ["info"]]
+        self.infos.extend(infos)
+        return _Reply(line.strip(), infos, ms), [text for text in before if text.split()[:1] != ["info"]]
+
+    @staticmethod
+    def judged(text: str, state: GameState, dice: tuple[int, int], what: str) -> Play:
+        """The engine's play ``text``, or a failure saying why gammon's rules refuse it."""
+        try:
+            return judge_play(text, state.position.legal_plays(*dice))
+        except IllegalPlayError as error:
+            raise _Fail(f"{what}: bestmove {_clip(text)!r}: {_clip(str(error), 300)}") from None
+
     def go(self, wire: _Wire, command: str) -> _Reply:
         """Send ``go``; its reply and info lines. Non-info lines before it, or a second reply
         after it, are failures."""
         start = time.monotonic()
         wire.send(command)
-        line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
-        ms = (time.monotonic() - start) * 1000
-        infos = [text for text in before if text.split()[:1] == ["info"]]
-        others = [text for text in before if text.split()[:1] != ["info"]]
+        reply, others = self.reply(wire, start)
         if others:
             raise _Fail(f"{command!r}: unexpected {_clip(others[0])!r} before the reply")
-        self.infos.extend(infos)
         after = wire.sync()
         extra = [text for text in after if text.split()[:1] != ["info"]]
         if extra:
-            raise _Fail(f"{command!r}: {_clip(line)!r}, then also {_clip(extra[0])!r} (one reply per go)")
-        return _Reply(line.strip(), infos, ms)
+            raise _Fail(f"{command!r}: {_clip(reply.line)!r}, then also {_clip(extra[0])!r} (one reply per go)")
+        return reply
 
     def chequer(self, wire: _Wire, state: GameState, dice: tuple[int, int], position: str | None = None,
                 go: str = "go role chequer") -> tuple[Play, _Reply]:
@@ -585,11 +598,7 @@ class _Suite:
         where = f"{position}, dice {dice[0]} {dice[1]}"
         if reply.word != "bestmove":
             raise _Fail(f"{where}, {go}: got {_clip(reply.line)!r}, not a bestmove")
-        try:
-            play = judge_play(reply.rest, state.position.legal_plays(*dice))
-        except IllegalPlayError as error:
-            raise _Fail(f"{where}: bestmove {_clip(reply.rest)!r}: {_clip(str(error), 300)}") from None
-        return play, reply
+        return self.judged(reply.rest, state, dice, where), reply
 
     def positions(self) -> list[tuple[GameState, tuple[int, int]]]:
         """Positions and rolls of the position-form checks: the opening, a midgame, BLACK to act."""
@@ -847,10 +856,7 @@ class _Suite:
         match = re.fullmatch(r"bestturn cube=(double|nodouble) move=(.*)", reply.line)
         if match is None:
             raise _Fail(f"{command}, dice 4 2: 'go role turn' answered {_clip(reply.line)!r}")
-        try:
-            judge_play(match[2], state.position.legal_plays(*dice))
-        except IllegalPlayError as error:
-            raise _Fail(f"{command}, dice 4 2: move {match[2]!r}: {_clip(str(error), 300)}") from None
+        self.judged(match[2], state, dice, f"{command}, dice 4 2, bestturn")
         return reply.line
 
     def determinism_options(self) -> list[tuple[str, str]]:
@@ -953,18 +959,14 @@ class _Suite:
         command = f"go role chequer movetime {MOVETIME_MS}"
         start = time.monotonic()
         wire.send(command)
-        line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
-        answered = time.monotonic()
-        ms = (answered - start) * 1000
-        self.infos.extend(text for text in before if text.split()[:1] == ["info"])
-        if line.split()[0] == "error":
+        reply, _ = self.reply(wire, start)
+        line, ms = reply.line, reply.ms
+        answered = start + ms / 1000
+        if reply.word == "error":
             raise _Skip(f"{command!r} answered {_clip(line, 100)!r}")
-        if line.split()[0] != "bestmove":
+        if reply.word != "bestmove":
             raise _Fail(f"{command!r} answered {_clip(line)!r}")
-        try:
-            judge_play(line.split(None, 1)[1] if len(line.split()) > 1 else "", state.position.legal_plays(*dice))
-        except IllegalPlayError as error:
-            raise _Fail(f"{command!r}: {_clip(line)!r}: {_clip(str(error), 300)}") from None
+        self.judged(reply.rest, state, dice, repr(command))
         try:
             late = wire.read(answered + GRACE_S)
         except _Timeout:
@@ -1002,23 +1004,18 @@ class _Suite:
             quick = ""
         stopped = time.monotonic()
         wire.send("stop")
-        line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
-        ms = (time.monotonic() - stopped) * 1000
-        self.infos.extend(text for text in before if text.split()[:1] == ["info"])
-        others = [text for text in before if text.split()[:1] != ["info"]]
-        if line.split()[0] == "error":
+        reply, others = self.reply(wire, stopped)
+        line, ms = reply.line, reply.ms
+        if reply.word == "error":
             if _error_code(line) in (ErrorCode.UNKNOWN_COMMAND.value, ErrorCode.UNSUPPORTED_FEATURE.value):
                 wire.kill()  # maybe still searching: a fresh engine for what follows
                 raise _Skip(f"stop not supported ({_clip(line, 100)})")
             raise _Fail(f"stop during {command!r} answered {_clip(line)!r}")
         if others:
             raise _Fail(f"stop during {command!r}: unexpected {_clip(others[0])!r}")
-        if line.split()[0] != "bestmove":
+        if reply.word != "bestmove":
             raise _Fail(f"stop during {command!r}: {_clip(line)!r} is not a bestmove")
-        try:
-            judge_play(line.split(None, 1)[1] if len(line.split()) > 1 else "", state.position.legal_plays(*dice))
-        except IllegalPlayError as error:
-            raise _Fail(f"stop during {command!r}: bestmove {_clip(line)!r}: {_clip(str(error), 300)}") from None
+        self.judged(reply.rest, state, dice, f"stop during {command!r}")
         after = wire.sync()
         errors = [text for text in after if _is_error(text)]
         if errors and _error_code(errors[0]) in (ErrorCode.UNKNOWN_COMMAND.value, ErrorCode.UNSUPPORTED_FEATURE.value):
