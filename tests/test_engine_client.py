@@ -220,6 +220,8 @@ def test_engine_players_by_name() -> None:
         assert (state.away(state.position.turn), state.away(state.position.turn.other)) == (3, 5)
         assert CubeContext.from_state(state).owner is Owner.ME
         assert player.offer_resignation(board, context) is None
+        ranked = hint(GameState(), 6, 5, player)  # the engine ranks the plays
+        assert [h.play for h in ranked[:3]] == [h.play for h in hint(GameState(), 6, 5, "pubeval")[:3]]
     finally:
         player.close()
 

@@ -72,9 +72,7 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
     """
     chooser = Player.from_name(player) if isinstance(player, str) else player
     if not isinstance(chooser, Player):  # an external engine (gnubg:2, ubgi:CMD) ranks the plays itself
-        state = position if isinstance(position, GameState) else GameState(position=position)
-        plays = len(state.position.legal_plays(d1, d2))
-        return chooser.engine.analyse(state.replace(dice=None), (d1, d2), multipv=plays)
+        return chooser.hints(position if isinstance(position, GameState) else GameState(position=position), d1, d2)
     context = CubeContext.from_state(position) if isinstance(position, GameState) else None
     if isinstance(position, GameState):
         position = position.position

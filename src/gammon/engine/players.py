@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bots.hint import Hint
 from ..bots.players import PlayerSpec
 from ..cube.context import CubeContext, Owner
 from ..cube.decision import CubeDecision, Response
@@ -158,9 +159,10 @@ class EnginePlayer:
         return CubeDecision.from_equities(nd, dt, dp, available=context.can_double,
                                           redouble=context.owner is Owner.ME)
 
-    def analyse(self, *args: object, **kwargs: object):
-        raise UnsupportedFeatureError("unsupported_feature",
-                                      f"{self.name}: use gammon.engine's analyse() for an external engine's hints")
+    def hints(self, state: GameState, d1: int, d2: int) -> list[Hint]:
+        """Every legal play of the roll as the engine ranks it (as many as it will rank)."""
+        plays = len(state.position.legal_plays(d1, d2))
+        return self.engine.analyse(state.replace(dice=None), (d1, d2), multipv=plays)
 
     def close(self) -> None:
         if self._engine is not None:
