@@ -162,6 +162,7 @@ class EnginePlayer:
     def hints(self, state: GameState, d1: int, d2: int) -> list[Hint]:
         """Every legal play of the roll as the engine ranks it (as many as it will rank)."""
         plays = len(state.position.legal_plays(d1, d2))
+        self._eval_mode(True)  # a GameState's hints are cubeful, as gammon's own are
         return self.engine.analyse(state.replace(dice=None), (d1, d2), multipv=plays)
 
     def close(self) -> None:
