@@ -110,6 +110,8 @@ class EnginePlayer:
         return legal.boards()[legal.index(play)]
 
     def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+        """The engine's cubeless play, as :meth:`Player.choose_play` is."""
+        self._eval_mode(False)
         return self.engine.play(GameState(position=position), (d1, d2)).play
 
     def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
@@ -118,6 +120,7 @@ class EnginePlayer:
             asked = state.replace(dice=None, double_offered=False, resignation=None)
         else:
             asked = GameState(position=legal_plays.position)
+        self._eval_mode(isinstance(state, GameState))  # as Player.__call__: cubeful in a game with a cube
         play = self.engine.play(asked, legal_plays.dice).play
         return legal_plays[legal_plays.index(play)]
 
