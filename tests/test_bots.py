@@ -11,7 +11,7 @@ import pytest
 
 from gammon import Position, movegen
 from gammon.bots.evaluator import RACE, CompositeEvaluator, board_class, finished_batch, flip_batch
-from gammon.bots.probabilities import Probabilities, equities, flip_probabilities
+from gammon.evaluation import Probabilities, equities, flip_probabilities
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.random_eval import RandomEvaluator
 from gammon.bots.simple import SimpleEvaluator, SimpleWeights

@@ -22,7 +22,7 @@ from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.random_eval import RandomEvaluator
 from gammon.cli import main
 from gammon.cube.context import CubeContext
-from gammon.cube.decision import CubeDecision, Response
+from gammon.evaluation import CubeDecision, Response
 from gammon.state import GameStatus
 
 

@@ -8,7 +8,7 @@ import pytest
 from gammon import Position, movegen
 from gammon.bots.hint import hint
 from gammon.bots.players import LEVELS, Player, parse_player
-from gammon.bots.probabilities import equities, flip_probabilities
+from gammon.evaluation import equities, flip_probabilities
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.search import MoveFilter, Search
 from gammon.errors import InvalidPlayerError

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from gammon import Color, GameState, Position
 from gammon.bots import Player
 from gammon.cube import CubeContext, CubeContextError, CubeDecision, Owner, Response, cubeful_values, cubeless_values
-from gammon.cube.decision import TIE
+from gammon.evaluation import TIE
 
 VECTORS = Path(__file__).parent / "vectors" / "cube" / "cube_decisions_sample.json"
 SAMPLE = json.loads(VECTORS.read_text())["positions"]

@@ -17,7 +17,7 @@ from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
 from .cubeful import CubefulAnalysis, CubefulSearch
 from .hint import Hint, cube_hint, hint
 from .players import LEVELS, Player, PlayerSpec, parse_player, register_evaluator
-from .probabilities import Probabilities
+from ..evaluation import Probabilities
 from .pubeval import PubevalEvaluator
 from .random_eval import RandomEvaluator
 from .search import Analysis, MoveFilter, Search

@@ -24,10 +24,9 @@ import numpy as np
 
 from .. import movegen
 from ..cube.context import CubeContext, Owner
-from ..cube.decision import CubeDecision
+from ..evaluation import CubeDecision, flip_probabilities
 from ..cube.janowski import cube_efficiencies, cubeful_values
 from .evaluator import finished_batch, flip_batch
-from .probabilities import flip_probabilities
 from .search import MAX_PLY, ROLL_WEIGHTS, ROLLS, Analysis, Search, best_replies
 
 

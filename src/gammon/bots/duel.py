@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import movegen
 from ..cube.context import CubeContext, Owner
-from ..cube.decision import Response
+from ..evaluation import Response
 from ..cube.met import MAX_AWAY
 from ..position import Position
 from ..state import GameStatus

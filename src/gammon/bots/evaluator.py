@@ -23,7 +23,7 @@ from numba import njit
 from .. import movegen
 from ..errors import GammonError
 from ..position import Position
-from .probabilities import Probabilities, flip_probabilities
+from ..evaluation import Probabilities, flip_probabilities
 
 # The position classes and the scoring of finished games are rules: the kernel holds them.
 OVER, BEAROFF, RACE, CONTACT = movegen.OVER, movegen.BEAROFF, movegen.RACE, movegen.CONTACT

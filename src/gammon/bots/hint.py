@@ -2,60 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..cube.context import CubeContext
-from ..cube.decision import CubeDecision
+from ..evaluation import CubeDecision, Hint, Probabilities
 from ..cube.met import MatchEquityTable
 from ..errors import GammonError
 from ..play import Play
 from ..position import Position
 from ..state import GameState, GameStatus
 from .players import Player
-from .probabilities import Probabilities
 from .search import Analysis
 
 #: The strongest player: the neural net at 2 ply, GNU Backgammon's usual depth for hints.
 DEFAULT_HINT_PLAYER = "nn:2"
 
 
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """One ranked play. ``probabilities`` are the mover's after the play, computed at ``ply``."""
-
-    rank: int
-    play: Play
-    probabilities: Probabilities
-    ply: int
-    loss: float
-    cubeful: float | None = None
-
-    @property
-    def equity(self) -> float:
-        """Cubeful equity per cube when the hint had a cube and score, else cubeless equity."""
-        return self.probabilities.equity if self.cubeful is None else self.cubeful
-
-    def play_text(self) -> str:
-        return play_text(self.play)
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "rank": self.rank,
-            "play": self.play_text(),
-            "equity": round(self.equity, 6),
-            "loss": round(self.loss, 6),
-            "ply": self.ply,
-            "probabilities": {k: round(v, 6) for k, v in self.probabilities.as_dict().items()},
-        }
-
-
-def play_text(play: Play) -> str:
-    """Standard move text, or the long form while the move-text notation is not there."""
-    try:
-        text = str(play)
-    except ImportError:
-        text = play.ubgi()
-    return text or "(no move)"
 
 
 def hint(position: Position | GameState, d1: int, d2: int, player: str | Player = DEFAULT_HINT_PLAYER) -> list[Hint]:

@@ -40,10 +40,9 @@ from ..play import LegalPlays, Play
 from ..position import Position
 from ..state import GameState
 from ..cube.context import CubeContext
-from ..cube.decision import CubeDecision, Response
+from ..evaluation import CubeDecision, Response, equities
 from .cubeful import HOPELESS, CubefulSearch
 from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
-from .probabilities import equities
 from .search import DEFAULT_FILTERS, MAX_PLY, Analysis, MoveFilter, Search
 
 #: Equity noise (standard deviation) of each level; GNU Backgammon's preset values.

@@ -23,7 +23,7 @@ from numba import njit
 
 from .. import movegen
 from .evaluator import Evaluator, finished_batch, flip_batch
-from .probabilities import Probabilities, equities, flip_probabilities
+from ..evaluation import Probabilities, equities, flip_probabilities
 
 #: The 21 distinct rolls and their probabilities (a non-double comes two ways out of 36).
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int8)

@@ -12,7 +12,7 @@ from typing import IO
 from ..bots.hint import DEFAULT_HINT_PLAYER, cube_hint
 from ..bots.players import Player
 from ..cube.context import CubeContext
-from ..cube.decision import CubeDecision
+from ..evaluation import CubeDecision
 from ..cube.met import MatchEquityTable
 from ..errors import GammonError
 from ..state import GameState

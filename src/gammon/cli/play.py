@@ -19,7 +19,7 @@ from ..errors import GammonError, IllegalActionError
 from ..match import Match
 from ..bots.players import Player
 from ..cube.context import CubeContext
-from ..cube.decision import Response
+from ..evaluation import Response
 from ..play import BAR, OFF, LegalPlays, Play
 from ..position import Color
 from ..state import GameState, MAX_MATCH_LENGTH, Resignation

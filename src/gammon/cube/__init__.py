@@ -5,7 +5,7 @@ engine's evaluations.
 """
 
 from .context import CubeContext, CubeContextError, Owner
-from .decision import CubeDecision, Response
+from ..evaluation import CubeDecision, Response
 from .janowski import cube_efficiencies, cubeful_values, cubeless_values
 from .met import MatchEquityError, MatchEquityTable, equity_to_mwc, mwc_to_equity
 

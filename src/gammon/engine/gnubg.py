@@ -33,8 +33,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO
 
-from ..bots.hint import Hint
-from ..bots.probabilities import Probabilities
+from ..evaluation import Hint, Probabilities
 from ..errors import (
     EngineError,
     EngineProtocolError,

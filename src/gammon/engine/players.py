@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bots.hint import Hint
+from ..evaluation import CubeDecision, Hint, Response
 from ..bots.players import PlayerSpec
 from ..cube.context import CubeContext, Owner
-from ..cube.decision import CubeDecision, Response
 from ..errors import UnsupportedFeatureError
 from ..play import LegalPlays, Play
 from ..position import Color, Position

@@ -12,8 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
 
-from ..bots.hint import Hint
-from ..bots.probabilities import Probabilities
+from ..evaluation import Hint, Probabilities
 from ..errors import (
     EngineCommandError,
     EngineError,

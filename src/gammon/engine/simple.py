@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
-from ..bots.hint import Hint
+from ..evaluation import Hint
 from ..errors import EngineError, EngineTerminatedError, EngineTimeoutError
 from ..position import Position
 from ..protocol.wire import Option

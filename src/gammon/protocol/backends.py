@@ -15,11 +15,11 @@ from typing import Protocol
 
 import numpy as np
 
-from ..bots.hint import Hint, hints_from_analysis
+from ..bots.hint import hints_from_analysis
+from ..evaluation import Hint, Response
 from ..bots.players import Player, parse_player
 from ..bots.search import SearchInterrupted
 from ..cube.context import CubeContext
-from ..cube.decision import Response
 from ..engine.players import has_option, open_engine
 from ..engine.results import Limit
 from ..errors import UnsupportedFeatureError

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from .. import __name__ as _package
-from ..bots.hint import Hint
+from ..evaluation import Hint
 from ..bots.players import LEVELS, parse_player
 from ..bots.search import MAX_PLY
 from ..errors import EngineCommandError, GammonError

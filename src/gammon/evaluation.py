@@ -1,0 +1,252 @@
+"""What an evaluation gives: outcome probabilities, ranked plays and cube decisions.
+
+These value types sit in the core, below both gammon's own bots and the engine client, as
+``chess.engine``'s results depend only on ``chess``: whoever evaluates (a bot in process,
+an engine over UBGI, GNU Backgammon) answers with the same types.
+
+Gammon and backgammon probabilities are cumulative, as GNU Backgammon counts them: a
+backgammon is also a gammon, and a gammon also a win. So ``win >= win_gammon >=
+win_backgammon`` and ``1 - win >= lose_gammon >= lose_backgammon``. Engines keep
+probabilities as ``float64`` arrays of shape ``(N, 5)`` in the order of :data:`FIELDS`;
+:class:`Probabilities` is the value users see.
+
+The cube: the side on roll compares *no double* (ND), *double, take* (DT) and *double,
+pass* (DP). The opponent answers a double with whichever of take and pass is worse for the
+doubler (and beavers a take it expects to win, where beavers are allowed), so the value of
+doubling is ``min(DT, DP)``. Doubling is right when that beats ND; a position where ND
+beats even DP is *too good*: the side on roll plays on for a gammon.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+
+from .play import Play
+
+#: Column order of probability arrays.
+FIELDS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
+
+
+def equities(probabilities: np.ndarray) -> np.ndarray:
+    """Cubeless money equity of each row of an ``(N, 5)`` array (see :meth:`Probabilities.equity`)."""
+    p = probabilities
+    return 2.0 * p[:, 0] - 1.0 + p[:, 1] + p[:, 2] - p[:, 3] - p[:, 4]
+
+
+def flip_probabilities(probabilities: np.ndarray) -> np.ndarray:
+    """The same outcomes seen by the other side: its wins are our losses."""
+    p = probabilities
+    out = np.empty_like(p)
+    out[:, 0] = 1.0 - p[:, 0]
+    out[:, 1] = p[:, 3]
+    out[:, 2] = p[:, 4]
+    out[:, 3] = p[:, 1]
+    out[:, 4] = p[:, 2]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Probabilities:
+    """Win, gammon and backgammon chances of one side, cumulative (a gammon is also a win).
+
+    >>> p = Probabilities(0.6, 0.2, 0.05, 0.1, 0.01)
+    >>> round(p.equity, 4), round(p.lose, 2)
+    (0.34, 0.4)
+    >>> p.flip().flip() == p
+    True
+    """
+
+    win: float
+    win_gammon: float = 0.0
+    win_backgammon: float = 0.0
+    lose_gammon: float = 0.0
+    lose_backgammon: float = 0.0
+
+    def __post_init__(self) -> None:
+        # A small tolerance: sums of float weights over 21 rolls drift in the last bits.
+        eps = 1e-9
+        ok = (
+            -eps <= self.win_backgammon <= self.win_gammon + eps
+            and self.win_gammon <= self.win + eps
+            and self.win <= 1 + eps
+            and -eps <= self.lose_backgammon <= self.lose_gammon + eps
+            and self.lose_gammon <= 1 - self.win + eps
+        )
+        if not ok:
+            raise ValueError(f"inconsistent probabilities {self.as_tuple()}: need 0 <= bg <= gammon <= win (or lose) <= 1")
+
+    @property
+    def lose(self) -> float:
+        return 1.0 - self.win
+
+    @property
+    def equity(self) -> float:
+        """Cubeless money equity: points won per game, +1/+2/+3 a single/gammon/backgammon win."""
+        return 2.0 * self.win - 1.0 + self.win_gammon + self.win_backgammon - self.lose_gammon - self.lose_backgammon
+
+    def flip(self) -> Probabilities:
+        """The same outcomes from the opponent's side."""
+        return Probabilities(1.0 - self.win, self.lose_gammon, self.lose_backgammon, self.win_gammon, self.win_backgammon)
+
+    def as_tuple(self) -> tuple[float, float, float, float, float]:
+        return (self.win, self.win_gammon, self.win_backgammon, self.lose_gammon, self.lose_backgammon)
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(zip(FIELDS, self.as_tuple()))
+
+    @classmethod
+    def from_array(cls, row: np.ndarray) -> Probabilities:
+        """One row of an engine's ``(N, 5)`` array, clipped to [0, 1] against rounding."""
+        values = np.clip(np.asarray(row, dtype=np.float64), 0.0, 1.0)
+        return cls(*(float(v) for v in values))
+
+    def __str__(self) -> str:
+        w, wg, wbg, lg, lbg = self.as_tuple()
+        return f"{w:.3f} {wg:.3f} {wbg:.3f} - {1 - w:.3f} {lg:.3f} {lbg:.3f}  ({self.equity:+.3f})"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One ranked play. ``probabilities`` are the mover's after the play, computed at ``ply``."""
+
+    rank: int
+    play: Play
+    probabilities: Probabilities
+    ply: int
+    loss: float
+    cubeful: float | None = None
+
+    @property
+    def equity(self) -> float:
+        """Cubeful equity per cube when the hint had a cube and score, else cubeless equity."""
+        return self.probabilities.equity if self.cubeful is None else self.cubeful
+
+    def play_text(self) -> str:
+        return play_text(self.play)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "rank": self.rank,
+            "play": self.play_text(),
+            "equity": round(self.equity, 6),
+            "loss": round(self.loss, 6),
+            "ply": self.ply,
+            "probabilities": {k: round(v, 6) for k, v in self.probabilities.as_dict().items()},
+        }
+
+
+def play_text(play: Play) -> str:
+    """Standard move text; ``(no move)`` for a roll that cannot be played."""
+    return str(play) or "(no move)"
+
+#: Equities closer than this are a tie ("optional double").
+TIE = 1e-6
+
+
+class Response(enum.Enum):
+    TAKE = "take"
+    PASS = "pass"
+    BEAVER = "beaver"
+
+
+@dataclass(frozen=True, slots=True)
+class CubeDecision:
+    """The cube decision of the side on roll, with equities per cube (GNU Backgammon's scale).
+
+    ``double`` says whether to double now, ``take`` whether the opponent should take (or
+    beaver) if doubled. ``no_double``, ``double_take`` and ``double_pass`` are normalised
+    equities (money: points per cube; match: +1 is winning the cube's value, -1 losing it);
+    ``mwc`` holds the same three as match winning chances in a match.
+
+    >>> d = CubeDecision.from_equities(0.50, 0.60, 1.0)
+    >>> d.action, d.double, d.take
+    ('Double, take', True, True)
+    >>> CubeDecision.from_equities(1.2, 1.6, 1.0).action
+    'Too good to double, pass'
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    double: bool
+    take: bool
+    response: Response
+    action: str
+    available: bool = True
+    redouble: bool = False
+    mwc: tuple[float, float, float] | None = None
+
+    @classmethod
+    def from_equities(
+        cls,
+        no_double: float,
+        double_take: float,
+        double_pass: float,
+        *,
+        available: bool = True,
+        redouble: bool = False,
+        beaver: float | None = None,
+        mwc: tuple[float, float, float] | None = None,
+    ) -> CubeDecision:
+        """Classify a decision; ``beaver`` is the doubler's equity after a beaver, if allowed."""
+        response = Response.TAKE if double_take <= double_pass + TIE else Response.PASS
+        value_of_double = min(double_take, double_pass)
+        if beaver is not None and double_take < 0 and beaver < value_of_double:
+            response, value_of_double = Response.BEAVER, beaver
+        verb = "redouble" if redouble else "double"
+        answer = response.value
+        gain = value_of_double - no_double
+        if not available:
+            double, head = False, f"No {verb} available"
+        elif abs(gain) <= TIE and not (no_double > double_pass + TIE):
+            double, head = True, f"Optional {verb}"
+        elif gain > 0:
+            double, head = True, verb.capitalize()
+        elif no_double > double_pass + TIE:
+            double, head = False, f"Too good to {verb}"
+        else:
+            double, head = False, f"No {verb}"
+        action = head if not available else f"{head}, {answer}"
+        return cls(no_double, double_take, double_pass, double, response is not Response.PASS, response,
+                   action, available, redouble, mwc)
+
+    def as_json(self) -> dict[str, object]:
+        """The ``gammon cube --batch`` line: exactly these six fields."""
+        return {
+            "double": self.double,
+            "take": self.take,
+            "no_double": round(self.no_double, 6),
+            "double_take": round(self.double_take, 6),
+            "double_pass": round(self.double_pass, 6),
+            "action": self.action,
+        }
+
+    @property
+    def best(self) -> float:
+        """The equity of the proper action."""
+        return min(self.double_take, self.double_pass) if self.double else self.no_double
+
+    def error(self, doubled: bool) -> float:
+        """Equity given up by doubling (``doubled``) or not, compared with the proper action."""
+        chosen = min(self.double_take, self.double_pass) if doubled else self.no_double
+        return max(0.0, self.best - chosen)
+
+    def __str__(self) -> str:
+        lines = [f"Proper cube action: {self.action}"]
+        rows = (("No double", self.no_double), ("Double, take", self.double_take), ("Double, pass", self.double_pass))
+        best = self.best
+        for i, (label, value) in enumerate(rows):
+            if self.redouble:
+                label = label.replace("Double", "Redouble").replace("No double", "No redouble")
+            extra = f"  MWC {100 * self.mwc[i]:.1f}%" if self.mwc else ""
+            lines.append(f"  {label:<14} {value:+.4f} ({value - best:+.4f}){extra}")
+        return "\n".join(lines)
+
+
+class ResignationDecision(enum.Enum):
+    ACCEPT = "accept"
+    REJECT = "reject"
