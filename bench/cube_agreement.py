@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from gammon import GameState
-from gammon.bots import Player
+from gammon.players import load_player
 from gammon.cube import CubeContext, CubeDecision, cube_efficiencies, cubeful_values
 
 VECTORS = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "cube" / "cube_decisions_sample.json"
@@ -112,7 +112,7 @@ def main() -> None:
     for row in wrong[: args.show]:
         print("   ", row)
     for plies in args.plies:
-        player = Player.from_name(f"{args.player}:{plies}")
+        player = load_player(f"{args.player}:{plies}")
         start = time.perf_counter()
         counts, wrong = measure(lambda state, _: player.cube_decision(state.position.array(),
                                                                       CubeContext.from_state(state)), positions)

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from gammon import Position, movegen
-from gammon.bots.players import Player
+from gammon.players import load_player
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.random_eval import RandomEvaluator
 from gammon.bots.simple import SimpleEvaluator
@@ -122,7 +122,7 @@ def gnubg_static_rate(boards: np.ndarray) -> float | None:
 
 
 def gammon_decider(name: str, ply: int) -> Callable:
-    player = Player.from_name(f"{name}:{ply}")
+    player = load_player(f"{name}:{ply}")
     return lambda pid, board, d1, d2: player.choose_board(board, d1, d2)
 
 

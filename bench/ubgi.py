@@ -16,7 +16,7 @@ import sys
 import time
 
 from gammon import GameState, Position
-from gammon.bots.players import Player
+from gammon.players import load_player
 from gammon.engine import SimpleEngine
 from gammon.engine.process import find_gnubg
 
@@ -45,7 +45,7 @@ def through_engine(engine: object, sample: list[tuple[GameState, tuple[int, int]
 
 
 def in_process(name: str, sample: list[tuple[GameState, tuple[int, int]]]) -> float:
-    player = Player.from_name(name)
+    player = load_player(name)
     for state, dice in sample[:5]:  # compile and load first, as the engine's isready does
         player.choose_play(state.position, *dice)
     start = time.perf_counter()

@@ -5,7 +5,7 @@ Usage: python bench/vs_gnubg.py [PLAYER] [--games N] [--seed S] [--workers W] [-
 GNU Backgammon comes from PyPI's ``gnubg`` package (``pip install -e '.[bench]'``) and
 plays ``findbestmove`` with a cubeless, deterministic 0-ply evalcontext. It is an
 opponent to measure against, nothing more: gammon never learns from it. The dice and the
-confidence interval are those of ``gammon duel`` (:mod:`gammon.bots.duel`): game pair
+confidence interval are those of ``gammon duel`` (:mod:`gammon.duel`): game pair
 ``k`` takes stream ``(seed, k)`` and is played twice with the seats swapped.
 """
 
@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 from gammon import movegen
-from gammon.bots.duel import DuelResult, play_game
-from gammon.bots.players import Player
+from gammon.duel import DuelResult, play_game
+from gammon.players import load_player
 
 
 def to_gnubg(board: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -73,7 +73,7 @@ _players: tuple = ()
 
 def _init(name: str) -> None:
     global _players
-    _players = (Player.from_name(name), GnubgChooser())
+    _players = (load_player(name), GnubgChooser())
 
 
 def _pairs(task: tuple[int, list[int]]) -> list[int]:

@@ -191,7 +191,7 @@ def test_evaluator_uses_two_sided_table_exactly(tables: tuple[OneSidedTable, Two
     evaluator = BearoffEvaluator()
     board = _board([1, 2, 0, 1, 0, 0], [0, 1, 1, 0, 2, 0])
     assert evaluator.covers(board)
-    probabilities = evaluator.evaluate(board)
+    probabilities = evaluator.on_roll(board)
     assert probabilities[0] == pytest.approx(pair.p_win([1, 2, 0, 1, 0, 0], [0, 1, 1, 0, 2, 0]), abs=1e-12)
     assert probabilities[1:].tolist() == [0.0, 0.0, 0.0, 0.0]
 
@@ -206,9 +206,9 @@ def test_evaluator_one_sided_race(tables: tuple[OneSidedTable, TwoSidedTable]) -
             _board([3, 3, 3, 2, 2, 1], [2, 2, 2, 2, 2, 2]),
         ]
     )
-    out = evaluator.evaluate_batch(boards)
+    out = evaluator.on_roll_batch(boards)
     for row, board in zip(out, boards):
-        assert np.allclose(row, evaluator.evaluate(board))
+        assert np.allclose(row, evaluator.on_roll(board))
         win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = row
         assert 0 <= win_gammon <= win <= 1 and 0 <= lose_gammon <= 1 - win
         assert win_backgammon == lose_backgammon == 0
@@ -224,7 +224,7 @@ def test_evaluator_refuses_uncovered_positions(tables: tuple[OneSidedTable, TwoS
     opening = Position().array()
     assert not evaluator.covers(opening)
     with pytest.raises(BearoffCoverageError):
-        evaluator.evaluate(opening)
+        evaluator.on_roll(opening)
     with pytest.raises(BearoffCoverageError):
         evaluator.best_play(Position(), 3, 1)
 

@@ -159,7 +159,7 @@ class FakeBearoff:
     def covers(self, board: np.ndarray) -> bool:
         return int(board[board > 0].sum()) == 1
 
-    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
+    def on_roll_batch(self, boards: np.ndarray) -> np.ndarray:
         self.seen.extend(boards)
         return np.tile([0.9, 0.2, 0.0, 0.0, 0.0], (len(boards), 1))
 

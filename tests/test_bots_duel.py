@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from gammon.bots.duel import DuelResult, duel, game_points, play_pair
-from gammon.bots.players import Player
+from gammon.duel import DuelResult, duel, game_points, play_pair
+from gammon.bots import Bot
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.simple import SimpleEvaluator, SimpleWeights
 from gammon.cli import main
@@ -33,8 +33,8 @@ def test_duplicate_games_mirror_for_identical_players() -> None:
 def test_python_games_match_compiled_self_play() -> None:
     # Same dice streams, same 0-ply choices: the Python game loop and the numba one agree.
     weights = SimpleWeights.load()
-    a = Player(PubevalEvaluator())
-    b = Player(SimpleEvaluator(weights))
+    a = Bot(PubevalEvaluator())
+    b = Bot(SimpleEvaluator(weights))
     python = [p for k in range(6) for p in play_pair(a, b, 5, k)]
     kinds = np.array([selfplay.PUBEVAL, selfplay.SIMPLE])
     blocks = np.stack([selfplay.pubeval_block(), selfplay.simple_block(weights.array())])

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from gammon.bots.duel import (
+from gammon.duel import (
     CubeGame,
     duel,
     match_context,
@@ -17,7 +17,7 @@ from gammon.bots.duel import (
     play_match_pair,
 )
 from gammon.bots.evaluator import Evaluator
-from gammon.bots.players import Player
+from gammon.bots import Bot
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.random_eval import RandomEvaluator
 from gammon.cli import main
@@ -26,7 +26,7 @@ from gammon.evaluation import CubeDecision, Response
 from gammon.state import GameStatus
 
 
-class Scripted(Player):
+class Scripted(Bot):
     """A player with a fixed cube policy (always or never double; always take, pass or beaver)
     that records every context it is asked a cube question or a play in."""
 
@@ -46,7 +46,7 @@ class Scripted(Player):
         return super().choose_board(board, d1, d2, context)
 
 
-class Recorder(Player):
+class Recorder(Bot):
     """pubeval, recording the contexts of its cube decisions and plays."""
 
     def __init__(self) -> None:
@@ -100,7 +100,7 @@ def test_cube_duels_are_deterministic_whatever_the_workers() -> None:
 
 
 def test_a_player_who_always_passes_loses_every_double() -> None:
-    pubeval, passer = Player(PubevalEvaluator()), Scripted(double=False, response=Response.PASS)
+    pubeval, passer = Bot(PubevalEvaluator()), Scripted(double=False, response=Response.PASS)
     games = [g for k in range(4) for g in play_cube_pair(pubeval, passer, 7, k)]
     dropped = [g for g in games if g.ended == GameStatus.DROPPED]
     assert dropped and all(g.points == g.cube > 0 for g in dropped)  # pubeval cashed each time

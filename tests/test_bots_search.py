@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from gammon import Position, movegen
-from gammon.bots.hint import hint
-from gammon.bots.players import LEVELS, Player, parse_player
+from gammon.players import hint
+from gammon.players import LEVELS, load_player, parse_player
 from gammon.evaluation import equities, flip_probabilities
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.search import MoveFilter, Search
@@ -116,7 +116,7 @@ def test_player_decisions_are_deterministic_given_a_seed() -> None:
     rolls = [tuple(int(v) for v in line.split()[1:]) for line in _corpus(40)]
 
     def plays(name: str, seed: int) -> list[str]:
-        player = Player.from_name(name, seed=seed)
+        player = load_player(name, seed=seed)
         return [player.choose_play(p, *r).ubgi() for p, r in zip(positions, rolls)]
 
     for name in ("random", "pubeval:beginner"):
@@ -126,7 +126,7 @@ def test_player_decisions_are_deterministic_given_a_seed() -> None:
 
 
 def test_player_is_a_terminal_game_opponent() -> None:
-    player = Player.from_name("pubeval")
+    player = load_player("pubeval")
     legal = Position().legal_plays(3, 1)
     chosen = player(None, legal)
     assert chosen in legal

@@ -136,10 +136,10 @@ def test_one_point_match_is_not_post_crawford() -> None:
 
 
 def test_engine_bot_answers_the_cube_and_gives_cube_hints() -> None:
-    from gammon.bots import Player
+    from gammon.players import load_player
     from gammon.cli.play import player_opponent
 
-    bot = player_opponent(Player.from_name("nn"))
+    bot = player_opponent(load_player("nn"))
     # Black (the bot) has fifteen checkers on its 8-point against white's last checker:
     # hopeless. Doubling it there is a gift, so it passes; white (on roll) is told to double.
     from gammon.position import Position

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gammon import Color, GameState, Position
-from gammon.bots import Player
+from gammon.players import load_player
 from gammon.cube import CubeContext, CubeContextError, CubeDecision, Owner, Response, cubeful_values, cubeless_values
 from gammon.evaluation import TIE
 
@@ -197,7 +197,7 @@ def test_formulas_agree_with_gnubg_given_its_probabilities():
 
 
 def test_neural_net_decisions_agree_with_gnubg_on_clear_cases():
-    player = Player.from_name("nn")
+    player = load_player("nn")
     agree = total = 0
     for position in SAMPLE:
         for record in position["contexts"].values():
@@ -214,7 +214,7 @@ def test_neural_net_decisions_agree_with_gnubg_on_clear_cases():
 
 # -- the cubeful search --------------------------------------------------------------------------------
 def test_zero_ply_search_is_the_formula_on_the_evaluation():
-    player = Player.from_name("pubeval")
+    player = load_player("pubeval")
     state = GameState.from_gnubg_id("/gEhUgUbyAhJOQ:cAkAAAAAAAAA")
     ctx = CubeContext.from_state(state)
     decision = player.cube_decision(state.position.array(), ctx)
@@ -229,7 +229,7 @@ def test_zero_ply_search_is_the_formula_on_the_evaluation():
 @pytest.mark.parametrize("ply", [0, 1])
 def test_double_match_point_plays_for_the_win_only(ply):
     """At 1-away/1-away gammons are worth nothing: the best play is the one that wins most."""
-    player = Player.from_name(f"pubeval:{ply}")
+    player = load_player(f"pubeval:{ply}")
     position = Position.from_position_id("/gEhUgUbyAhJOQ")
     analysis = player.analyse(position.array(), 6, 2, full=True, context=CubeContext(away=(1, 1)))
     best = analysis.best()
@@ -238,7 +238,7 @@ def test_double_match_point_plays_for_the_win_only(ply):
 
 
 def test_cubeful_checker_play_ranks_by_cubeful_equity():
-    player = Player.from_name("nn:1")
+    player = load_player("nn:1")
     state = GameState.from_gnubg_id("4HPwATDgc/ABMA:cAngAAAAAAAA")
     ctx = CubeContext.from_state(state)
     analysis = player.analyse(state.position.array(), 6, 5, context=ctx)
@@ -248,7 +248,7 @@ def test_cubeful_checker_play_ranks_by_cubeful_equity():
 
 
 def test_one_ply_decision_is_consistent_and_deterministic():
-    player = Player.from_name("nn:1")
+    player = load_player("nn:1")
     state = GameState.from_gnubg_id("/gEhUgUbyAhJOQ:cAngAAAAAAAA")
     ctx = CubeContext.from_state(state)
     first = player.cube_decision(state.position.array(), ctx)
@@ -259,7 +259,7 @@ def test_one_ply_decision_is_consistent_and_deterministic():
 
 
 def test_resignations():
-    player = Player.from_name("nn")
+    player = load_player("nn")
     ctx = CubeContext()
     white = [0] * 25
     white[0] = 1  # white bears its last checker off next roll

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from gammon import GameState, Position
-from gammon.bots.hint import cube_hint, hint
-from gammon.bots.players import Player, parse_player
+from gammon.players import cube_hint, hint
+from gammon.players import load_player, parse_player
 from gammon.engine import (
     EngineError,
     EngineProtocolError,
@@ -24,7 +24,7 @@ from gammon.engine import (
     SimpleEngine,
     UnsupportedFeatureError,
 )
-from gammon.engine.players import EnginePlayer, state_of
+from gammon.players.engine import EnginePlayer, state_of
 from gammon.cube.context import CubeContext, Owner
 
 ENGINE = [sys.executable, "-m", "gammon", "engine", "--player", "pubeval", "--ply", "0"]
@@ -85,7 +85,7 @@ def test_play_is_legal_and_matches_gammons_own_player(engine: SimpleEngine) -> N
     engine.configure({"EvalMode": "cubeless"})
     for dice in [(3, 1), (6, 6), (5, 2), (6, 5)]:
         result = engine.play(Position(), dice)
-        expected = Player.from_name("pubeval").choose_play(Position(), *dice)
+        expected = load_player("pubeval").choose_play(Position(), *dice)
         assert result.play == expected
         assert result.info["role"] == "chequer" and "eq" in result.info
     engine.configure({"EvalMode": "cubeful"})
@@ -208,12 +208,12 @@ def test_engine_process_never_outlives_its_client(tmp_path: Path) -> None:
 
 def test_engine_players_by_name() -> None:
     spec = parse_player("ubgi:" + " ".join(ENGINE))
-    player = Player.from_name(spec)
+    player = load_player(spec)
     assert isinstance(player, EnginePlayer) and str(spec).startswith("ubgi:")
     try:
         board = Position().array()
         child = player.choose_board(board, 3, 1)
-        local = Player.from_name("pubeval").choose_board(board, 3, 1)
+        local = load_player("pubeval").choose_board(board, 3, 1)
         assert (child == local).all()
         context = CubeContext(away=(3, 5), owner=Owner.ME, cube=2)
         state = state_of(board, context)
@@ -227,7 +227,7 @@ def test_engine_players_by_name() -> None:
 
 
 def test_duels_through_ubgi_match_the_same_player_in_process() -> None:
-    from gammon.bots.duel import duel
+    from gammon.duel import duel
 
     remote = duel("ubgi:" + " ".join(ENGINE), "random", 4, seed=3, workers=1)
     local = duel("pubeval", "random", 4, seed=3, workers=1)

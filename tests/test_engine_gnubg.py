@@ -273,7 +273,7 @@ def test_not_gnubg_is_a_protocol_error(tmp_path):
 
 
 def test_gnubg_is_a_duel_player() -> None:
-    from gammon.bots.duel import duel
+    from gammon.duel import duel
 
     result = duel("gnubg:0", "pubeval", 2, seed=1, workers=1)
     assert result.a == "gnubg:0" and result.games == 2

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from gammon import Position, movegen
-from gammon.bots.duel import play_pair
-from gammon.bots.players import Player
+from gammon.duel import play_pair
+from gammon.bots import Bot
+from gammon.players import load_player
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.nn import features
 from gammon.nn.evaluator import NNEvaluator, load_network
@@ -161,7 +162,7 @@ def test_compiled_duel_matches_python_duel() -> None:
     # The learning curve's compiled duel makes the same choices as `gammon duel nn pubeval`.
     net = load_network()
     compiled = td.duel_pubeval(*net.arrays(), pubeval_block(), 4, 0, 3)
-    a, b = Player(NNEvaluator(net)), Player(PubevalEvaluator())
+    a, b = Bot(NNEvaluator(net)), Bot(PubevalEvaluator())
     python = [p for k in range(3) for p in play_pair(a, b, 4, k)]
     assert compiled.tolist() == python
 
@@ -169,7 +170,7 @@ def test_compiled_duel_matches_python_duel() -> None:
 def test_shipped_net_plays_legal_plays() -> None:
     net = load_network()
     assert str(net.meta.get("trainer")).startswith("gammon train")
-    player = Player.from_name("nn")
+    player = load_player("nn")
     legal = {tuple(map(tuple, m[:c])) for m, c in zip(*movegen.generate(OPENING, 3, 1)[1:])}
     board = player.choose_board(OPENING, 3, 1)
     assert any((board == b).all() for b in movegen.generate(OPENING, 3, 1)[0])

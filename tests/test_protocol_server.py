@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gammon import Color, GameState, Position
-from gammon.bots.hint import cube_hint, hint
+from gammon.players import cube_hint, hint
 from gammon.protocol import wire
 from gammon.protocol.server import SETTINGS, UbgiEngine
 

@@ -134,7 +134,7 @@ class BearoffEvaluator:
 
     >>> import numpy as np
     >>> board = np.zeros(26, np.int8); board[1] = 1; board[19] = -1  # ace point against a 6-point checker
-    >>> BearoffEvaluator().evaluate(board).tolist()
+    >>> BearoffEvaluator().on_roll(board).tolist()
     [1.0, 0.0, 0.0, 0.0, 0.0]
     """
 
@@ -179,8 +179,9 @@ class BearoffEvaluator:
         return np.array([side_counts(b, self.points, counts) for b in boards], np.bool_)
 
     # -- evaluation ---------------------------------------------------------------------
-    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray:
-        """``(N, 5)`` probabilities of the side to move of ``(N, 26)`` kernel boards."""
+    def on_roll_batch(self, boards: np.ndarray) -> np.ndarray:
+        """``(N, 5)`` probabilities of the side on roll of ``(N, 26)`` kernel boards (before its roll;
+        a bots :class:`~gammon.bots.Evaluator` scores boards after a play, for the side that moved)."""
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
         table = self.onesided
         start, length, offset, _, data = table.arrays()
@@ -197,13 +198,13 @@ class BearoffEvaluator:
             )
         return out
 
-    def evaluate(self, board: np.ndarray | Sequence[int]) -> np.ndarray:
-        """The five probabilities of one kernel board, for the side to move."""
-        return self.evaluate_batch(np.asarray(board, np.int8)[None, :])[0]
+    def on_roll(self, board: np.ndarray | Sequence[int]) -> np.ndarray:
+        """The five probabilities of one kernel board, for the side on roll."""
+        return self.on_roll_batch(np.asarray(board, np.int8)[None, :])[0]
 
     def evaluate_position(self, position: Position) -> np.ndarray:
         """The five probabilities of the side to act in ``position``."""
-        return self.evaluate(position.array())
+        return self.on_roll(position.array())
 
     # -- play ---------------------------------------------------------------------------
     def best_play(self, position: Position, d1: int, d2: int):  # -> Play

@@ -246,7 +246,8 @@ def build(
 class OneSidedTable:
     """A loaded one-sided table: distributions of rolls to bear off, by position index.
 
-    >>> table = OneSidedTable.default()
+    >>> from gammon.bearoff.defaults import onesided
+    >>> table = onesided()
     >>> table.mean_rolls([1, 0, 0, 0, 0, 0])
     1.0
     """
@@ -270,13 +271,6 @@ class OneSidedTable:
         last = int(self.offset[-1, 1]) + int(self.length[-1, 1])
         if last != self.data.size or int(self.start.max(initial=0)) >= ROLL_LIMIT:
             raise BearoffTableError(f"{path}: index and data sections disagree")
-
-    @classmethod
-    def default(cls) -> OneSidedTable:
-        """The 6-point table from the cache, built there on first use."""
-        from .defaults import onesided
-
-        return onesided()
 
     # -- lookups ------------------------------------------------------------------------
     def index(self, counts: Sequence[int]) -> int:

@@ -264,7 +264,8 @@ def to_equity(value: int | np.ndarray) -> float | np.ndarray:
 class TwoSidedTable:
     """A loaded two-sided table, indexed by the one-sided indices of both sides.
 
-    >>> table = TwoSidedTable.default()
+    >>> from gammon.bearoff.defaults import twosided
+    >>> table = twosided()
     >>> table.p_win([1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1])  # on roll with a checker on the ace point
     1.0
     """
@@ -282,13 +283,6 @@ class TwoSidedTable:
         if values.size != self.size * self.size * 4:
             raise BearoffTableError(f"{path}: values section has {values.size} entries, expected {self.size**2 * 4}")
         self.values = values.reshape(self.size * self.size, 4)
-
-    @classmethod
-    def default(cls) -> TwoSidedTable:
-        """The 6-point, 6-checker table from the cache, built there on first use."""
-        from .defaults import twosided
-
-        return twosided()
 
     def index(self, counts: Sequence[int]) -> int:
         return perfect_hash.table_index(counts, self.points, self.checkers)

@@ -23,6 +23,7 @@ from numba import njit
 from .. import movegen
 from ..errors import GammonError
 from ..position import Position
+from ..bearoff import BearoffEvaluator
 from ..evaluation import Probabilities, flip_probabilities
 
 # The position classes and the scoring of finished games are rules: the kernel holds them.
@@ -186,19 +187,15 @@ class BearoffTables(Protocol):
 
     def covers(self, board: np.ndarray) -> bool: ...
 
-    def evaluate_batch(self, boards: np.ndarray) -> np.ndarray: ...
+    def on_roll_batch(self, boards: np.ndarray) -> np.ndarray: ...
 
 
 def load_bearoff() -> BearoffTables | None:
     """The exact bear-off tables of :mod:`gammon.bearoff`, or None when they are not available.
 
-    The tables expose ``covers(board)`` and ``evaluate_batch(boards) -> (N, 5)`` for the
-    side to move; the composite adapts them to the after-the-play point of view.
+    The tables expose ``covers(board)`` and ``on_roll_batch(boards) -> (N, 5)`` for the
+    side on roll; the composite adapts them to the after-the-play point of view.
     """
-    try:
-        from ..bearoff import BearoffEvaluator
-    except ImportError:
-        return None
     try:
         return BearoffEvaluator()
     except (OSError, GammonError, ValueError):  # tables not built or unreadable: play on without them
@@ -234,7 +231,7 @@ class CompositeEvaluator(Evaluator):
     def _override(self, boards: np.ndarray, out: np.ndarray) -> np.ndarray:
         mask, flipped = self._covered(boards)
         if mask.any() and self.bearoff is not None:
-            to_move = np.asarray(self.bearoff.evaluate_batch(flipped), np.float64)
+            to_move = np.asarray(self.bearoff.on_roll_batch(flipped), np.float64)
             out[mask] = flip_probabilities(to_move)
         return out
 

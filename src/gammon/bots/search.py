@@ -23,7 +23,8 @@ from numba import njit
 
 from .. import movegen
 from .evaluator import Evaluator, finished_batch, flip_batch
-from ..evaluation import Probabilities, equities, flip_probabilities
+from ..evaluation import Hint, Probabilities, equities, flip_probabilities
+from ..play import Play
 
 #: The 21 distinct rolls and their probabilities (a non-double comes two ways out of 36).
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int8)
@@ -111,6 +112,18 @@ class Analysis:
 
     def probabilities_of(self, index: int) -> Probabilities:
         return Probabilities.from_array(self.probabilities[index])
+
+    def hints(self, cubeful: bool = False) -> list[Hint]:
+        """The plays as ranked hints, best first (``cubeful``: the equities are cubeful, per cube)."""
+        values = self.equities()
+        order = self.ranking()
+        best = values[order[0]]
+        hints = []
+        for rank, index in enumerate(order, start=1):
+            play = Play.from_array(self.moves[index], int(self.counts[index]))
+            hints.append(Hint(rank, play, self.probabilities_of(int(index)), int(self.plies[index]),
+                              float(best - values[index]), float(values[index]) if cubeful else None))
+        return hints
 
 
 class SearchInterrupted(Exception):

@@ -286,7 +286,7 @@ def _position_result(
         board[p + 1] = c
     for p, c in enumerate(opponent):
         board[24 - p] = -c
-    win, win_gammon, _, lose_gammon, _ = evaluator.evaluate(board).tolist()
+    win, win_gammon, _, lose_gammon, _ = evaluator.on_roll(board).tolist()
     return {
         "p_win": win,
         "cubeless_equity": 2.0 * win - 1.0 + win_gammon - lose_gammon,

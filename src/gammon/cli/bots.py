@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..bots.players import LEVELS, parse_player, player_names
+from ..players import LEVELS, parse_player, player_names
 from ..cube.context import CubeContext
 from ..errors import GammonError
 from .positions import read_dice, read_state
@@ -89,12 +89,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _hint(args: argparse.Namespace) -> int:
-    from ..bots.hint import DEFAULT_HINT_PLAYER, hint
-    from ..bots.players import Player
+    from ..players import DEFAULT_HINT_PLAYER, hint, load_player
 
     state = read_state(args.position)
     d1, d2 = read_dice(args.dice, state)
-    player = Player.from_name(args.player or DEFAULT_HINT_PLAYER)
+    player = load_player(args.player or DEFAULT_HINT_PLAYER)
     context = CubeContext.from_state(state)
     hints = hint(state, d1, d2, player)
     if args.limit > 0:
@@ -117,7 +116,7 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _duel(args: argparse.Namespace) -> int:
-    from ..bots.duel import duel, match_duel
+    from ..duel import duel, match_duel
     from ..cube.met import MAX_AWAY
 
     money_rules = args.jacoby or args.beavers or args.cube_limit is not None

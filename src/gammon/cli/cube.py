@@ -9,8 +9,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from ..bots.hint import DEFAULT_HINT_PLAYER, cube_hint
-from ..bots.players import Player
+from ..bots import Bot
+from ..players import DEFAULT_HINT_PLAYER, Player, cube_hint, load_player
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision
 from ..cube.met import MatchEquityTable
@@ -69,7 +69,7 @@ def describe(state: GameState, context: CubeContext, decision: CubeDecision, pla
     """The decision in words and numbers, for people."""
     side = state.position.turn.name.capitalize()
     lines = [f"{side} on roll; {context.describe()}; {player.name}"]
-    own = isinstance(player, Player)  # an external engine reports its equities only
+    own = isinstance(player, Bot)  # an external engine reports its equities only
     if own:
         _, probabilities = player.cubeful.value(state.position.array(), context, player.ply)
         w, wg, wbg, lg, lbg = (100 * float(v) for v in probabilities)
@@ -91,7 +91,7 @@ def describe(state: GameState, context: CubeContext, decision: CubeDecision, pla
 
 
 def _cube(args: argparse.Namespace) -> int:
-    player = Player.from_name(args.player)
+    player = load_player(args.player)
     met = read_met(args.met)
     if args.batch:
         if args.position is not None:

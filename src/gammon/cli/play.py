@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..dice import SeededDice
 from ..errors import GammonError, IllegalActionError
 from ..match import Match
-from ..bots.players import Player
+from ..players import Player, load_player
 from ..cube.context import CubeContext
 from ..evaluation import Response
 from ..play import BAR, OFF, LegalPlays, Play
@@ -232,7 +232,7 @@ class _Session:
         if state.dice is not None:
             return "The cube is decided before rolling; ask again at your next turn."
         if self.hint_player is None:
-            self.hint_player = Player.from_name(CUBE_HINT_PLAYER)
+            self.hint_player = load_player(CUBE_HINT_PLAYER)
         context, decision = decision_for(state, self.hint_player)
         return describe(state, context, decision, self.hint_player)
 
@@ -413,7 +413,7 @@ def _command(args: argparse.Namespace) -> int:
     if args.bot == "random":
         opponent = random_opponent(bot_seed)
     else:
-        opponent = player_opponent(Player.from_name(args.bot, seed=bot_seed or 0))
+        opponent = player_opponent(load_player(args.bot, seed=bot_seed or 0))
     return run(match, opponent, plain=args.plain)
 
 

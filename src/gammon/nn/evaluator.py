@@ -1,6 +1,6 @@
 """The neural net as a bots :class:`~gammon.bots.Evaluator`, and the shipped weights.
 
-``Player.from_name("nn")`` loads the weights in ``gammon/data/nn.npz`` (or the file named by
+The ``nn`` player (:func:`gammon.players.load_player`) loads the weights in ``gammon/data/nn.npz`` (or the file named by
 the ``GAMMON_NN_WEIGHTS`` environment variable) and hands the bear-off to the exact tables
 when they are available, through :class:`~gammon.bots.CompositeEvaluator`.
 """
@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 
 from ..bots.evaluator import CompositeEvaluator, Evaluator, load_bearoff
-from ..bots.players import register_evaluator
 from .network import Network, NetworkFileError
 
 #: Where the shipped weights live inside the package.
@@ -58,7 +57,5 @@ def nn_evaluator(path: str | Path | None = None, bearoff: bool = True) -> Evalua
     base = NNEvaluator(load_network(path))
     return CompositeEvaluator(base, load_bearoff()) if bearoff else base
 
-
-register_evaluator("nn", nn_evaluator)
 
 __all__ = ["NNEvaluator", "NetworkFileError", "default_weights_path", "load_network", "nn_evaluator"]

@@ -1,6 +1,6 @@
 """What answers ``gammon engine``'s searches: gammon's own players, or an external engine.
 
-:class:`LocalBackend` runs a :class:`~gammon.bots.players.Player`, deepening one ply at a
+:class:`LocalBackend` runs a :class:`~gammon.bots.Bot`, deepening one ply at a
 time so that ``stop`` finds an answer ready; :class:`EngineBackend` forwards to an engine
 client (GNU Backgammon's adapter, or any UBGI engine), which answers in one piece.
 """
@@ -15,12 +15,12 @@ from typing import Protocol
 
 import numpy as np
 
-from ..bots.hint import hints_from_analysis
 from ..evaluation import Hint, Response
-from ..bots.players import Player, parse_player
+from ..bots import Bot
+from ..players import load_player, parse_player
 from ..bots.search import SearchInterrupted
 from ..cube.context import CubeContext
-from ..engine.players import has_option, open_engine
+from ..players.engine import has_option, open_engine
 from ..engine.results import Limit
 from ..errors import UnsupportedFeatureError
 from ..state import GameState
@@ -60,7 +60,7 @@ class Backend(Protocol):
 class LocalBackend:
     """One of gammon's players (``nn``, ``pubeval:1:advanced``, ...)."""
 
-    def __init__(self, player: Player) -> None:
+    def __init__(self, player: Bot) -> None:
         self.player = player
 
     def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None:
@@ -88,7 +88,7 @@ class LocalBackend:
                 break
             finally:
                 search.interrupt = None
-            hints = hints_from_analysis(analysis, cubeful=context is not None)
+            hints = analysis.hints(cubeful=context is not None)
             chosen = self.player.choose_index(analysis)
             report(ply, hints, int(np.flatnonzero(analysis.ranking() == chosen)[0]))
             if len(hints) == 1:
@@ -190,4 +190,4 @@ def backend_for(name: str, ply: int) -> Backend:
     spec = parse_player(name)
     if spec.external:
         return EngineBackend(open_engine(spec))
-    return LocalBackend(Player.from_name(spec))
+    return LocalBackend(load_player(spec))

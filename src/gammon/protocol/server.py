@@ -24,7 +24,7 @@ from typing import TextIO
 
 from .. import __name__ as _package
 from ..evaluation import Hint
-from ..bots.players import LEVELS, parse_player
+from ..players import LEVELS, parse_player
 from ..bots.search import MAX_PLY
 from ..errors import EngineCommandError, GammonError
 from ..position import Color, Position

@@ -1,17 +1,6 @@
-"""Players by name: ``NAME[:PLY][:LEVEL]``, the same text in duels, games, hints and engines.
+"""gammon's own player: an evaluator, a search depth and optional noise.
 
-=================  ==========================================================
-``random``         a uniformly random legal play
-``pubeval``        Tesauro's public benchmark evaluator (pure: no bear-off tables)
-``simple``         the article's trained heuristic, exact bear-off tables when built
-``nn``             the neural net (registered by its own module when available)
-=================  ==========================================================
-
-External engines are players too (:mod:`gammon.engine.players`): ``ubgi:CMD`` runs any
-UBGI engine command line, ``gnubg:PLY`` GNU Backgammon (``gnubg -t``) at 0-3 ply.
-
-``PLY`` (0-3, default 0) is the search depth: ``pubeval:1`` is pubeval with 1-ply search.
-``LEVEL`` makes the engine beatable by people, as GNU Backgammon's presets do, by adding
+``LEVEL`` makes the bot beatable by people, as GNU Backgammon's presets do, by adding
 Gaussian noise of the given standard deviation to each play's equity before choosing:
 
 ================  =========  =============================================
@@ -22,16 +11,13 @@ Gaussian noise of the given standard deviation to each play's equity before choo
 ``expert``        0          no noise (the default)
 ================  =========  =============================================
 
-So ``simple:beginner``, ``pubeval:1:advanced``. What a level costs depends on the
-evaluator's equity scale: against noise-free ``pubeval`` (1000 games, seed 1) the levels
-lose 1.55, 1.01 and 0.28 points per game. Noise and the random player draw from a seeded
-generator (:meth:`Player.reseed`), so a game replays exactly.
+What a level costs depends on the evaluator's equity scale: against noise-free
+``pubeval`` (1000 games, seed 1) the levels lose 1.55, 1.01 and 0.28 points per game.
+Noise and the random player draw from a seeded generator (:meth:`Bot.reseed`), so a game
+replays exactly. Players by name (``pubeval:1:advanced``) are :mod:`gammon.players`'.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,136 +26,16 @@ from ..play import LegalPlays, Play
 from ..position import Position
 from ..state import GameState
 from ..cube.context import CubeContext
-from ..evaluation import CubeDecision, Response, equities
+from ..evaluation import CubeDecision, Hint, Response, equities
 from .cubeful import HOPELESS, CubefulSearch
-from .evaluator import CompositeEvaluator, Evaluator, load_bearoff
+from .evaluator import Evaluator
 from .search import DEFAULT_FILTERS, MAX_PLY, Analysis, MoveFilter, Search
 
 #: Equity noise (standard deviation) of each level; GNU Backgammon's preset values.
 LEVELS: dict[str, float] = {"beginner": 0.060, "casual": 0.050, "intermediate": 0.040, "advanced": 0.015, "expert": 0.0}
 
 
-def _random() -> Evaluator:
-    from .random_eval import RandomEvaluator
-
-    return RandomEvaluator()
-
-
-def _pubeval() -> Evaluator:
-    from .pubeval import PubevalEvaluator
-
-    return PubevalEvaluator()
-
-
-def _simple() -> Evaluator:
-    from .simple import SimpleEvaluator
-
-    return CompositeEvaluator(SimpleEvaluator(), load_bearoff())
-
-
-def _nn() -> Evaluator:
-    from ..nn.evaluator import NetworkFileError, nn_evaluator
-
-    try:
-        return nn_evaluator()
-    except NetworkFileError as error:
-        raise InvalidPlayerError(f"player 'nn': {error}") from None
-
-
-_EVALUATORS: dict[str, Callable[[], Evaluator]] = {"random": _random, "pubeval": _pubeval, "simple": _simple, "nn": _nn}
-#: Names promised by later work, so the error can say so instead of "unknown".
-_PENDING: dict[str, str] = {}
-
-
-#: Player kinds played by an external engine process (see :mod:`gammon.engine.players`).
-EXTERNAL_PLAYERS = ("ubgi", "gnubg")
-
-
-def register_evaluator(name: str, factory: Callable[[], Evaluator]) -> None:
-    """Make ``name`` a player name (how the neural net plugs in as ``nn``)."""
-    if not name.isidentifier():
-        raise ValueError(f"an evaluator name is a plain word, got {name!r}")
-    _EVALUATORS[name] = factory
-
-
-def player_names() -> list[str]:
-    return sorted([*_EVALUATORS, *EXTERNAL_PLAYERS])
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSpec:
-    """A parsed player name; ``str()`` gives the canonical text back."""
-
-    name: str
-    ply: int = 0
-    level: str = "expert"
-    command: str = ""  #: the engine command line of a ``ubgi:CMD`` player
-
-    @property
-    def noise(self) -> float:
-        return LEVELS[self.level]
-
-    @property
-    def external(self) -> bool:
-        """Whether an external engine process plays (``ubgi:CMD``, ``gnubg:PLY``)."""
-        return self.name in EXTERNAL_PLAYERS
-
-    def __str__(self) -> str:
-        if self.command:
-            return f"{self.name}:{self.command}"
-        if self.external:
-            return f"{self.name}:{self.ply}"  # gnubg:0, not a bare gnubg that hides its depth
-        text = self.name if self.ply == 0 else f"{self.name}:{self.ply}"
-        return text if self.level == "expert" else f"{text}:{self.level}"
-
-
-def parse_player(text: str) -> PlayerSpec:
-    """Read ``NAME[:PLY][:LEVEL]``; :class:`~gammon.errors.InvalidPlayerError` names what is wrong.
-
-    >>> parse_player("pubeval:1")
-    PlayerSpec(name='pubeval', ply=1, level='expert', command='')
-    >>> parse_player("ubgi:gammon engine --player pubeval").command
-    'gammon engine --player pubeval'
-    >>> str(parse_player("simple:0:beginner"))
-    'simple:beginner'
-    """
-    parts = text.strip().split(":")
-    name = parts[0].lower()
-    if name == "ubgi":
-        command = text.strip()[len("ubgi:"):].strip()
-        if not command:
-            raise InvalidPlayerError(f"bad player {text!r}: expected ubgi:COMMAND, e.g. 'ubgi:gammon engine'")
-        return PlayerSpec("ubgi", command=command)
-    if not name:
-        raise InvalidPlayerError(f"bad player {text!r}: expected NAME[:PLY][:LEVEL], e.g. 'pubeval:1'")
-    if name not in _EVALUATORS and name not in EXTERNAL_PLAYERS:
-        if name in _PENDING:
-            raise InvalidPlayerError(f"player {name!r}: {_PENDING[name]}")
-        raise InvalidPlayerError(f"unknown player {name!r} in {text!r}: expected one of {', '.join(player_names())}")
-    ply: int | None = None
-    level: str | None = None
-    for part in parts[1:]:
-        word = part.lower()
-        if word.isdigit():
-            if ply is not None:
-                raise InvalidPlayerError(f"bad player {text!r}: two plies given")
-            ply = int(word)
-            if not 0 <= ply <= MAX_PLY:
-                raise InvalidPlayerError(f"bad player {text!r}: ply must be 0-{MAX_PLY}, got {ply}")
-        elif word in LEVELS:
-            if level is not None:
-                raise InvalidPlayerError(f"bad player {text!r}: two levels given")
-            level = word
-        else:
-            raise InvalidPlayerError(
-                f"bad player {text!r}: {part!r} is neither a ply (0-{MAX_PLY}) nor a level ({', '.join(LEVELS)})"
-            )
-    if name in EXTERNAL_PLAYERS and level is not None:
-        raise InvalidPlayerError(f"bad player {text!r}: an external engine has no noise level")
-    return PlayerSpec(name, ply or 0, level or "expert")
-
-
-class Player:
+class Bot:
     """Chooses plays with an evaluator, a search depth and optional noise.
 
     Callable as ``player(state, legal_plays) -> Play``, the opponent interface of the
@@ -198,17 +64,6 @@ class Player:
         self._static_key: bytes | None = None
         self._static_value = np.zeros(5)
         self.reseed(seed)
-
-    @classmethod
-    def from_name(cls, text: str | PlayerSpec, seed: int = 0) -> Player:
-        """A player from ``NAME[:PLY][:LEVEL]`` (see the module docstring); an
-        :class:`~gammon.engine.players.EnginePlayer` for ``ubgi:CMD`` and ``gnubg:PLY``."""
-        spec = text if isinstance(text, PlayerSpec) else parse_player(text)
-        if spec.external:
-            from ..engine.players import EnginePlayer
-
-            return EnginePlayer(spec)  # type: ignore[return-value]  # the same interface
-        return cls(_EVALUATORS[spec.name](), spec.ply, spec.noise, seed, str(spec))
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
         """Restart the noise (and a random evaluator's) generator: same seed, same choices."""
@@ -297,6 +152,14 @@ class Player:
         index = self.choose_index(analysis)
         return Play.from_array(analysis.moves[index], int(analysis.counts[index]))
 
+    def hints(self, position: Position | GameState, d1: int, d2: int) -> list[Hint]:
+        """Every legal play ranked at this bot's depth, noise-free: by cubeful equity (money) or
+        match winning chance (match) in a :class:`GameState`'s cube context, else cubeless."""
+        context = CubeContext.from_state(position) if isinstance(position, GameState) else None
+        if isinstance(position, GameState):
+            position = position.position
+        return self.analyse(position.array(), d1, d2, full=True, context=context).hints(cubeful=context is not None)
+
     def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
         """The terminal game's opponent interface: ``choose(state, legal_plays) -> Play``."""
         d1, d2 = legal_plays.dice
@@ -308,4 +171,4 @@ class Player:
         return legal_plays[index]
 
     def __repr__(self) -> str:
-        return f"Player({self.name!r})"
+        return f"Bot({self.name!r})"

@@ -28,14 +28,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .. import movegen
-from ..cube.context import CubeContext, Owner
-from ..evaluation import Response
-from ..cube.met import MAX_AWAY
-from ..position import Position
-from ..state import GameStatus
-from .dice import DiceStream
-from .players import Player, parse_player
+from . import movegen
+from .cube.context import CubeContext, Owner
+from .evaluation import Response
+from .cube.met import MAX_AWAY
+from .position import Position
+from .state import GameStatus
+from .bots.dice import DiceStream
+from .players import Player, load_player, parse_player
 
 MAX_TURNS = 5000
 #: Dice streams set aside per match: a match to at most 25 points lasts at most 49 games.
@@ -450,7 +450,7 @@ _worker_players: tuple[Player, Player] | None = None
 
 def _init_worker(a: str, b: str) -> None:
     global _worker_players
-    _worker_players = (Player.from_name(a), Player.from_name(b))
+    _worker_players = (load_player(a), load_player(b))
 
 
 def _close_worker_players() -> None:

@@ -8,27 +8,29 @@ first question (so duel workers each start their own) and stops with :meth:`clos
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..evaluation import CubeDecision, Hint, Response
-from ..bots.players import PlayerSpec
 from ..cube.context import CubeContext, Owner
+from ..engine.gnubg import GnubgEngine
+from ..engine.simple import SimpleEngine
 from ..errors import UnsupportedFeatureError
 from ..play import LegalPlays, Play
 from ..position import Color, Position
 from ..state import GameState
+
+if TYPE_CHECKING:
+    from .names import PlayerSpec
 
 
 def open_engine(spec: PlayerSpec):
     """Start the engine a player spec names: a :class:`~gammon.engine.SimpleEngine` for
     ``ubgi:CMD``, a :class:`~gammon.engine.gnubg.GnubgEngine` for ``gnubg:PLY``."""
     if spec.name == "gnubg":
-        from .gnubg import GnubgEngine
-
         return GnubgEngine.popen(ply=spec.ply)
     if spec.name == "ubgi":
-        from .simple import SimpleEngine
-
         return SimpleEngine.popen_ubgi(spec.command)
     raise ValueError(f"{spec} is not an external engine")
 
@@ -161,8 +163,9 @@ class EnginePlayer:
         return CubeDecision.from_equities(nd, dt, dp, available=context.can_double,
                                           redouble=context.owner is Owner.ME)
 
-    def hints(self, state: GameState, d1: int, d2: int) -> list[Hint]:
+    def hints(self, position: Position | GameState, d1: int, d2: int) -> list[Hint]:
         """Every legal play of the roll as the engine ranks it (as many as it will rank)."""
+        state = position if isinstance(position, GameState) else GameState(position=position)
         plays = len(state.position.legal_plays(d1, d2))
         self._eval_mode(True)  # a GameState's hints are cubeful, as gammon's own are
         return self.engine.analyse(state.replace(dice=None), (d1, d2), multipv=plays)

@@ -1,21 +1,18 @@
-"""Hints: every legal play of a roll ranked, with its equity, probabilities and loss against the best."""
+"""Hints: every legal play of a roll ranked, and the cube decision, by any player."""
 
 from __future__ import annotations
 
 from ..cube.context import CubeContext
-from ..evaluation import CubeDecision, Hint, Probabilities
 from ..cube.met import MatchEquityTable
 from ..errors import GammonError
-from ..play import Play
+from ..evaluation import CubeDecision, Hint
 from ..position import Position
 from ..state import GameState, GameStatus
-from .players import Player
-from .search import Analysis
+from .names import load_player
+from .protocol import Player
 
 #: The strongest player: the neural net at 2 ply, GNU Backgammon's usual depth for hints.
 DEFAULT_HINT_PLAYER = "nn:2"
-
-
 
 
 def hint(position: Position | GameState, d1: int, d2: int, player: str | Player = DEFAULT_HINT_PLAYER) -> list[Hint]:
@@ -30,27 +27,13 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
     >>> hints[0].play_text(), hints[0].loss
     ('8/5 6/5', 0.0)
     """
-    chooser = Player.from_name(player) if isinstance(player, str) else player
-    if not isinstance(chooser, Player):  # an external engine (gnubg:2, ubgi:CMD) ranks the plays itself
-        return chooser.hints(position if isinstance(position, GameState) else GameState(position=position), d1, d2)
-    context = CubeContext.from_state(position) if isinstance(position, GameState) else None
-    if isinstance(position, GameState):
-        position = position.position
-    analysis = chooser.analyse(position.array(), d1, d2, full=True, context=context)
-    return hints_from_analysis(analysis, cubeful=context is not None)
-
-
-def hints_from_analysis(analysis: Analysis, cubeful: bool) -> list[Hint]:
-    """An analysis's plays as ranked hints (``cubeful``: its equities are cubeful, per cube)."""
-    equities = analysis.equities()
-    order = analysis.ranking()
-    best = equities[order[0]]
-    hints = []
-    for rank, index in enumerate(order, start=1):
-        play = Play.from_array(analysis.moves[index], int(analysis.counts[index]))
-        hints.append(Hint(rank, play, analysis.probabilities_of(int(index)), int(analysis.plies[index]),
-                          float(best - equities[index]), float(equities[index]) if cubeful else None))
-    return hints
+    if not isinstance(player, str):
+        return player.hints(position, d1, d2)
+    named = load_player(player)
+    try:
+        return named.hints(position, d1, d2)
+    finally:
+        named.close()
 
 
 class CubeHintError(GammonError, ValueError):
@@ -70,5 +53,11 @@ def cube_hint(state: GameState, player: str | Player = DEFAULT_HINT_PLAYER,
         raise CubeHintError(f"the game is over ({state.status.name.lower()}): there is no cube decision")
     if state.resignation is not None:
         raise CubeHintError("a resignation is pending: answer it before any cube decision")
-    chooser = Player.from_name(player) if isinstance(player, str) else player
-    return chooser.cube_decision(state.position.array(), CubeContext.from_state(state, met))
+    context = CubeContext.from_state(state, met)
+    if not isinstance(player, str):
+        return player.cube_decision(state.position.array(), context)
+    named = load_player(player)
+    try:
+        return named.cube_decision(state.position.array(), context)
+    finally:
+        named.close()

@@ -1,0 +1,158 @@
+"""Players by name: ``NAME[:PLY][:LEVEL]``, the same text in duels, games, hints and engines.
+
+=================  ==========================================================
+``random``         a uniformly random legal play
+``pubeval``        Tesauro's public benchmark evaluator (pure: no bear-off tables)
+``simple``         the article's trained heuristic, exact bear-off tables when built
+``nn``             gammon's neural net, exact bear-off tables when built
+``ubgi:CMD``       any UBGI engine, started from the command line ``CMD``
+``gnubg:PLY``      GNU Backgammon's command-line program (``gnubg -t``) at 0-3 ply
+=================  ==========================================================
+
+``PLY`` (0-3, default 0) is the search depth: ``pubeval:1`` is pubeval with 1-ply search.
+``LEVEL`` (:data:`gammon.bots.LEVELS`: ``beginner``, ``casual``, ``intermediate``,
+``advanced``, ``expert``) adds noise that makes a bot beatable by people:
+``simple:beginner``, ``pubeval:1:advanced``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..bots import LEVELS, MAX_PLY, Bot, CompositeEvaluator, Evaluator, load_bearoff
+from ..errors import InvalidPlayerError
+from .engine import EnginePlayer
+from .protocol import Player
+
+
+def _random() -> Evaluator:
+    from ..bots.random_eval import RandomEvaluator
+
+    return RandomEvaluator()
+
+
+def _pubeval() -> Evaluator:
+    from ..bots.pubeval import PubevalEvaluator
+
+    return PubevalEvaluator()
+
+
+def _simple() -> Evaluator:
+    from ..bots.simple import SimpleEvaluator
+
+    return CompositeEvaluator(SimpleEvaluator(), load_bearoff())
+
+
+def _nn() -> Evaluator:
+    from ..nn.evaluator import nn_evaluator
+    from ..nn.network import NetworkFileError
+
+    try:
+        return nn_evaluator()
+    except NetworkFileError as error:
+        raise InvalidPlayerError(f"player 'nn': {error}") from None
+
+
+_EVALUATORS: dict[str, Callable[[], Evaluator]] = {"random": _random, "pubeval": _pubeval, "simple": _simple, "nn": _nn}
+
+#: Player kinds played by an external engine process (:class:`~gammon.players.EnginePlayer`).
+EXTERNAL_PLAYERS = ("ubgi", "gnubg")
+
+
+def register_evaluator(name: str, factory: Callable[[], Evaluator]) -> None:
+    """Make ``name`` a player name whose bots evaluate with ``factory()``."""
+    if not name.isidentifier():
+        raise ValueError(f"an evaluator name is a plain word, got {name!r}")
+    if name in EXTERNAL_PLAYERS:
+        raise ValueError(f"{name!r} names external engines")
+    _EVALUATORS[name] = factory
+
+
+def player_names() -> list[str]:
+    return sorted([*_EVALUATORS, *EXTERNAL_PLAYERS])
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A parsed player name; ``str()`` gives the canonical text back."""
+
+    name: str
+    ply: int = 0
+    level: str = "expert"
+    command: str = ""  #: the engine command line of a ``ubgi:CMD`` player
+
+    @property
+    def noise(self) -> float:
+        return LEVELS[self.level]
+
+    @property
+    def external(self) -> bool:
+        """Whether an external engine process plays (``ubgi:CMD``, ``gnubg:PLY``)."""
+        return self.name in EXTERNAL_PLAYERS
+
+    def __str__(self) -> str:
+        if self.command:
+            return f"{self.name}:{self.command}"
+        if self.external:
+            return f"{self.name}:{self.ply}"  # gnubg:0, not a bare gnubg that hides its depth
+        text = self.name if self.ply == 0 else f"{self.name}:{self.ply}"
+        return text if self.level == "expert" else f"{text}:{self.level}"
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """Read ``NAME[:PLY][:LEVEL]``; :class:`~gammon.errors.InvalidPlayerError` names what is wrong.
+
+    >>> parse_player("pubeval:1")
+    PlayerSpec(name='pubeval', ply=1, level='expert', command='')
+    >>> parse_player("ubgi:gammon engine --player pubeval").command
+    'gammon engine --player pubeval'
+    >>> str(parse_player("simple:0:beginner"))
+    'simple:beginner'
+    """
+    parts = text.strip().split(":")
+    name = parts[0].lower()
+    if name == "ubgi":
+        command = text.strip()[len("ubgi:"):].strip()
+        if not command:
+            raise InvalidPlayerError(f"bad player {text!r}: expected ubgi:COMMAND, e.g. 'ubgi:gammon engine'")
+        return PlayerSpec("ubgi", command=command)
+    if not name:
+        raise InvalidPlayerError(f"bad player {text!r}: expected NAME[:PLY][:LEVEL], e.g. 'pubeval:1'")
+    if name not in _EVALUATORS and name not in EXTERNAL_PLAYERS:
+        raise InvalidPlayerError(f"unknown player {name!r} in {text!r}: expected one of {', '.join(player_names())}")
+    ply: int | None = None
+    level: str | None = None
+    for part in parts[1:]:
+        word = part.strip().lower()
+        if word.isascii() and word.isdigit():
+            if ply is not None:
+                raise InvalidPlayerError(f"bad player {text!r}: two plies given")
+            ply = int(word)
+            if not 0 <= ply <= MAX_PLY:
+                raise InvalidPlayerError(f"bad player {text!r}: ply must be 0-{MAX_PLY}, got {ply}")
+        elif word in LEVELS:
+            if level is not None:
+                raise InvalidPlayerError(f"bad player {text!r}: two levels given")
+            level = word
+        else:
+            raise InvalidPlayerError(
+                f"bad player {text!r}: {part!r} is neither a ply (0-{MAX_PLY}) nor a level ({', '.join(LEVELS)})"
+            )
+    if name in EXTERNAL_PLAYERS and level is not None:
+        raise InvalidPlayerError(f"bad player {text!r}: an external engine has no noise level")
+    return PlayerSpec(name, ply or 0, level or "expert")
+
+
+def load_player(text: str | PlayerSpec, seed: int = 0) -> Player:
+    """The player a name gives (see the module docstring): a :class:`~gammon.bots.Bot` for
+    gammon's own evaluators, an :class:`EnginePlayer` for ``ubgi:CMD`` and ``gnubg:PLY``.
+
+    >>> from gammon import Position
+    >>> load_player("pubeval").choose_play(Position(), 3, 1).ubgi()
+    '8/5 6/5'
+    """
+    spec = text if isinstance(text, PlayerSpec) else parse_player(text)
+    if spec.external:
+        return EnginePlayer(spec)
+    return Bot(_EVALUATORS[spec.name](), spec.ply, spec.noise, seed, str(spec))
