@@ -1,0 +1,144 @@
+"""The layers of docs/architecture.md, read from the code: every import (lazy ones too) points down.
+
+Each module of ``src/gammon`` belongs to a unit (a subpackage, or a top-level module); each
+unit to a layer. A unit may import the core and units of lower layers only; the core value
+types (position, play, state, notation, ...) form one unit that may import within itself,
+as python-chess keeps them in one module. Imports are read with ``ast``, so an import inside
+a function or under ``TYPE_CHECKING`` counts as much as one at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gammon"
+
+CORE = {"errors", "movegen", "position", "play", "state", "notation", "dice", "diagram", "evaluation", "ubgi",
+        "workers", "data"}
+
+#: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.
+LAYERS = {
+    "referee": 1,
+    "engine": 1,  # the engine client: core only, as chess.engine imports only chess
+    "match": 2,
+    "cube": 2,
+    "bearoff": 2,
+    "gammon": 3,  # the package's own __init__: the public API of the core and the match
+    "bots": 4,
+    "nn": 5,
+    "players": 6,
+    "duel": 7,
+    "train": 7,
+    "engine_server": 7,
+    "conformance": 7,
+    "cli": 8,
+    "__main__": 9,
+}
+
+
+def layer(unit: str) -> int:
+    return 0 if unit in CORE else LAYERS[unit]
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def unit_of(module: str) -> str:
+    parts = module.split(".")
+    return "gammon" if len(parts) == 1 else parts[1]
+
+
+def resolve(module: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
+    """The gammon modules an ``from ... import ...`` names (``from . import movegen`` names gammon.movegen)."""
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - node.level + 1]
+        prefix = ".".join(base + ([node.module] if node.module else []))
+    else:
+        prefix = node.module or ""
+    targets = []
+    for alias in node.names:
+        candidate = f"{prefix}.{alias.name}"
+        path = PACKAGE.parent.joinpath(*candidate.split("."))
+        targets.append(candidate if path.with_suffix(".py").exists() or path.is_dir() else prefix)
+    return targets
+
+
+def imports() -> dict[str, set[tuple[str, str]]]:
+    """For each module: the gammon modules it imports, with the line that does."""
+    found: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                targets = resolve(module, path.name == "__init__.py", node)
+            else:
+                continue
+            for target in targets:
+                if target == "gammon" or target.startswith("gammon."):
+                    found[module].add((target, f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"))
+    return found
+
+
+def test_every_unit_has_a_layer() -> None:
+    units = {unit_of(module_name(path)) for path in PACKAGE.rglob("*.py")}
+    missing = sorted(unit for unit in units if unit not in CORE and unit not in LAYERS)
+    assert not missing, f"units with no layer in docs/architecture.md and this test: {missing}"
+
+
+def test_imports_point_down() -> None:
+    upward = []
+    for module, targets in imports().items():
+        source = unit_of(module)
+        for target, where in sorted(targets):
+            destination = unit_of(target)
+            if source == destination or (source in CORE and destination in CORE):
+                continue
+            if not layer(destination) < layer(source):
+                upward.append(f"{where}: {source} (layer {layer(source)}) imports {target} (layer {layer(destination)})")
+    assert not upward, "imports that do not point down:\n" + "\n".join(upward)
+
+
+def test_no_cycle_between_packages() -> None:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, targets in imports().items():
+        for target, _ in targets:
+            a, b = unit_of(module), unit_of(target)
+            if a != b and not (a in CORE and b in CORE):
+                graph[a].add(b)
+    state: dict[str, int] = {}
+
+    def visit(unit: str, trail: list[str]) -> None:
+        state[unit] = 1
+        for nxt in sorted(graph[unit]):
+            if state.get(nxt) == 1:
+                pytest.fail("cycle: " + " -> ".join(trail[trail.index(nxt):] + [unit, nxt]) if nxt in trail
+                            else f"cycle: {unit} -> {nxt}")
+            if nxt not in state:
+                visit(nxt, trail + [unit])
+        state[unit] = 2
+
+    for unit in sorted(graph):
+        if unit not in state:
+            visit(unit, [])
+
+
+def test_the_engine_client_needs_only_the_core() -> None:
+    outside = [f"{where}: {target}" for module, targets in imports().items() if unit_of(module) == "engine"
+               for target, where in targets if unit_of(target) not in CORE and unit_of(target) != "engine"]
+    assert not outside, "gammon.engine imports beyond the core:\n" + "\n".join(outside)
+
+
+def test_the_document_lists_every_layer() -> None:
+    text = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [unit for unit in [*LAYERS, *CORE] if unit not in ("gammon", "__main__", "data") and f"`{unit}" not in text]
+    assert not missing, f"docs/architecture.md does not name: {missing}"
