@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -13,6 +14,8 @@ from .position import Position
 
 BAR = movegen.OWN_BAR
 OFF = movegen.OFF
+#: One step of a UBGI play: ``from/to``, ``bar``/``off``, a ``*`` tolerated.
+_UBGI_STEP = re.compile(r"(?P<source>bar|[0-9]{1,2})/(?P<target>off|[0-9]{1,2})\*?")
 
 
 def _check_dice(d1: int, d2: int) -> tuple[int, int]:
@@ -59,10 +62,44 @@ class Play:
         return movetext.format_play(self.moves)
 
     def ubgi(self) -> str:
-        """UBGI's engine-facing form: every step written out, no ``*``, no ``(n)``."""
+        """UBGI's engine-facing form: every step written out, no ``*``, no ``(n)``; ``pass``
+        for a roll that cannot be played. :meth:`from_ubgi` reads it back.
+
+        >>> Position().legal_plays(6, 6).find("24/18(2) 13/7(2)").ubgi()
+        '24/18 24/18 13/7 13/7'
+        """
+        if not self.moves:
+            return "pass"
         return " ".join(
             f"{'bar' if m.source == BAR else m.source}/{'off' if m.target == OFF else m.target}" for m in self.moves
         )
+
+    @classmethod
+    def from_ubgi(cls, text: str) -> Play:
+        """The steps of UBGI play text as written, unchecked against any roll: each word one
+        ``from/to`` step (``bar``, ``off``; a ``*`` on a hit tolerated, as v0.2 writes it), or
+        ``pass``. InvalidMoveError names the first word that is not one.
+        :meth:`LegalPlays.parse_ubgi` also checks the play against the rules.
+
+        >>> Play.from_ubgi("bar/22* 6/off")
+        Play(moves=(Move(source=25, target=22, hit=False), Move(source=6, target=0, hit=False)))
+        """
+        words = text.split()
+        if not words:
+            raise InvalidMoveError("an empty play (a roll that cannot be played is 'pass')")
+        if words == ["pass"]:
+            return cls()
+        if len(words) > 4:
+            raise InvalidMoveError(f"{text.strip()!r} has {len(words)} steps; a play has at most 4")
+        moves = []
+        for word in words:
+            step = _UBGI_STEP.fullmatch(word)
+            if step is None:
+                raise InvalidMoveError(f"{word!r} is not a from/to step (e.g. 24/18, bar/22, 6/off)")
+            source = BAR if step["source"] == "bar" else int(step["source"])
+            target = OFF if step["target"] == "off" else int(step["target"])
+            moves.append(Move(source, target))
+        return cls(tuple(moves))
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -186,6 +223,19 @@ class LegalPlays:
             if not use:
                 raise IllegalPlayError(f"{move} is not a move of {d1}-{d2}")
             dice.remove(use[0])
+
+    def parse_ubgi(self, text: str) -> Play:
+        """The legal play that UBGI play text means (:meth:`Play.from_ubgi`), strictly: each
+        step as written, together a legal play of this roll; ``pass`` only when nothing can
+        be played. InvalidMoveError or IllegalPlayError say what is wrong.
+
+        >>> str(Position().legal_plays(3, 1).parse_ubgi("8/5* 6/5"))
+        '8/5 6/5'
+        """
+        play = Play.from_ubgi(text)
+        if not play.moves and not self.is_pass():
+            raise IllegalPlayError(f"'pass' but {len(self)} legal plays exist, e.g. {self[0].ubgi()}")
+        return self._play_list()[self.index(play)]
 
     def find(self, text: str) -> Play:
         """The legal play that move text means (short forms accepted)."""
