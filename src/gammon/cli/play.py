@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .. import diagram
 from ..dice import SeededDice
 from ..errors import GammonError, IllegalActionError
 from ..match import Match
@@ -358,11 +359,6 @@ class _Session:
         state = self.match.state
         if self.match.pending_moves:
             state = state.replace(position=self.match.current_position)
-        try:
-            from .. import diagram
-        except ImportError:  # the diagram module is optional for the game loop
-            self.write(f"{state.position!r}  pips {state.position.pips()}")
-            return
         self.write(diagram.render(state, plain=self.plain, perspective=self.human))
 
     def who(self, color: Color) -> str:
