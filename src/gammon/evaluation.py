@@ -20,7 +20,8 @@ beats even DP is *too good*: the side on roll plays on for a gammon.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -162,23 +163,63 @@ class CubeDecision:
     equities (money: points per cube; match: +1 is winning the cube's value, -1 losing it);
     ``mwc`` holds the same three as match winning chances in a match.
 
+    An engine's answer to one question (:meth:`from_ubgi`) is a decision too: ``offered``
+    says the question was the answer to a double, the other side's choice is None, and so
+    are the equities the engine did not give. ``depth`` is the ply it was decided at (None:
+    not said), ``info`` what the engine said besides. :meth:`ubgi` is the answer's word.
+
     >>> d = CubeDecision.from_equities(0.50, 0.60, 1.0)
-    >>> d.action, d.double, d.take
-    ('Double, take', True, True)
+    >>> d.action, d.double, d.take, d.ubgi()
+    ('Double, take', True, True, 'double')
     >>> CubeDecision.from_equities(1.2, 1.6, 1.0).action
     'Too good to double, pass'
+    >>> answer = CubeDecision.from_ubgi("take", offered=True, info={"dt": 0.4, "dp": 1.0})
+    >>> answer.take, answer.double, answer.double_take, answer.no_double, answer.ubgi()
+    (True, None, 0.4, None, 'take')
     """
 
-    no_double: float
-    double_take: float
-    double_pass: float
-    double: bool
-    take: bool
-    response: Response
+    no_double: float | None
+    double_take: float | None
+    double_pass: float | None
+    double: bool | None
+    take: bool | None
+    response: Response | None
     action: str
     available: bool = True
     redouble: bool = False
     mwc: tuple[float, float, float] | None = None
+    offered: bool = False
+    depth: int | None = None
+    info: dict[str, object] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_ubgi(cls, word: str, *, offered: bool, info: Mapping[str, object] | None = None,
+                  depth: int | None = None, action: str | None = None) -> CubeDecision:
+        """An engine's answer, as ``bestcube`` gives it: ``double`` or ``nodouble`` for the side on
+        roll, ``take`` or ``drop`` when a double is ``offered`` (ValueError for another word).
+
+        The equities come from ``info``'s ``nd``, ``dt`` and ``dp`` when it has them, ``depth``
+        from its ``depth`` unless given; ``action`` is the answer in words (default: the word's).
+        """
+        words = ("take", "drop") if offered else ("double", "nodouble")
+        if word not in words:
+            raise ValueError(f"expected {' or '.join(words)}, got {word!r}")
+        info = dict(info or {})
+        nd, dt, dp = (_number(info.get(key)) for key in ("nd", "dt", "dp"))
+        if depth is None and isinstance(info.get("depth"), int):
+            depth = int(info["depth"])  # type: ignore[arg-type]
+        double = None if offered else word == "double"
+        take = word == "take" if offered else None
+        response = None if take is None else Response.TAKE if take else Response.PASS
+        return cls(nd, dt, dp, double, take, response, action or _ANSWERS[word], offered=offered, depth=depth,
+                   info=info)
+
+    def ubgi(self) -> str:
+        """The answer as UBGI's ``bestcube`` writes it: ``take``/``drop`` when the question was a
+        double offered, else ``double``/``nodouble``."""
+        if self.offered:
+            return "take" if self.take else "drop"
+        return "double" if self.double and self.available else "nodouble"
 
     @classmethod
     def from_equities(
@@ -238,6 +279,8 @@ class CubeDecision:
     def __str__(self) -> str:
         lines = [f"Proper cube action: {self.action}"]
         rows = (("No double", self.no_double), ("Double, take", self.double_take), ("Double, pass", self.double_pass))
+        if any(value is None for _, value in rows):
+            return lines[0]  # an engine's answer without its equities
         best = self.best
         for i, (label, value) in enumerate(rows):
             if self.redouble:
@@ -245,6 +288,14 @@ class CubeDecision:
             extra = f"  MWC {100 * self.mwc[i]:.1f}%" if self.mwc else ""
             lines.append(f"  {label:<14} {value:+.4f} ({value - best:+.4f}){extra}")
         return "\n".join(lines)
+
+
+#: An engine's one-word cube answers in words.
+_ANSWERS = {"double": "Double", "nodouble": "No double", "take": "Take", "drop": "Pass"}
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 class ResignationDecision(enum.Enum):
