@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from . import movegen
 from .errors import IllegalPlayError, InvalidMoveError
 from .position import Position
 
-BAR = movegen.OWN_BAR
-OFF = movegen.OFF
+if TYPE_CHECKING:
+    import numpy as np
+
+# The kernel (gammon.movegen, compiled by numba) is imported inside the functions that run
+# it: a play read or written as text never loads numba. These two are its OWN_BAR and OFF.
+#: The mover's bar as a move's source (``bar/22`` is ``Move(25, 22)``).
+BAR = 25
+#: Borne off, as a move's target (``6/off`` is ``Move(6, 0)``).
+OFF = 0
 #: One step of a UBGI play: ``from/to``, ``bar``/``off``, a ``*`` tolerated.
 _UBGI_STEP = re.compile(r"(?P<source>bar|[0-9]{1,2})/(?P<target>off|[0-9]{1,2})\*?")
 
 
 def _check_dice(d1: int, d2: int) -> tuple[int, int]:
     for name, die in (("first die", d1), ("second die", d2)):
-        if not isinstance(die, (int, np.integer)) or not 1 <= int(die) <= 6:
+        if not isinstance(die, numbers.Integral) or not 1 <= int(die) <= 6:
             raise IllegalPlayError(f"{name} must be 1-6, got {die!r}")
     return int(d1), int(d2)
 
@@ -118,6 +124,8 @@ def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
     Only the mechanics are applied here; whether the moves are legal for a roll is what
     :class:`LegalPlays` decides.
     """
+    from . import movegen
+
     result = board.copy()
     for move in moves:
         if result[move.source] <= 0:
@@ -152,6 +160,8 @@ class LegalPlays:
 
     def _generate(self) -> None:
         if self._boards is None:
+            from . import movegen
+
             boards, moves, counts = movegen.generate(self.position.array(), *self.dice)
             self._boards, self._moves, self._counts = boards, moves, counts
             self._plays: list[Play] | None = None
@@ -185,6 +195,8 @@ class LegalPlays:
 
     def positions(self) -> list[Position]:
         """The position after each play, with the opponent to act."""
+        from . import movegen
+
         self._generate()
         turn = self.position.turn.other
         return [Position(movegen.flip_board(b).tolist(), turn) for b in self._boards]
@@ -258,6 +270,8 @@ class LegalPlays:
 
 def apply_play(position: Position, play: Play | str, dice: tuple[int, int] | None) -> Position:
     """The position after ``play``, opponent to act; legality checked when ``dice`` is given."""
+    from . import movegen
+
     if dice is not None:
         legal = LegalPlays(position, *dice)
         index = legal.index(play)

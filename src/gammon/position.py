@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from . import movegen
 from .errors import InvalidPositionError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .play import LegalPlays, Play
 
 CHECKERS = 15
@@ -47,18 +47,22 @@ class PositionClass(enum.Enum):
     CONTACT = "contact"  #: checkers can still be hit
 
 
-_CLASSES = {
-    movegen.OVER: PositionClass.OVER,
-    movegen.BEAROFF: PositionClass.BEAROFF,
-    movegen.RACE: PositionClass.RACE,
-    movegen.CONTACT: PositionClass.CONTACT,
-}
+@functools.cache
+def _classes() -> dict[int, PositionClass]:
+    from . import movegen
+
+    return {
+        movegen.OVER: PositionClass.OVER,
+        movegen.BEAROFF: PositionClass.BEAROFF,
+        movegen.RACE: PositionClass.RACE,
+        movegen.CONTACT: PositionClass.CONTACT,
+    }
 
 _STARTING_CHECKERS = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
 def _board_from_checkers(mover: Sequence[int], opponent: Sequence[int]) -> tuple[int, ...]:
-    board = [0] * movegen.BOARD_SIZE
+    board = [0] * (POINTS + 2)
     for i in range(POINTS):
         board[i + 1] = mover[i]
     for i in range(POINTS):
@@ -96,7 +100,7 @@ class Position:
         elif isinstance(board, str):
             from .notation import position_id
 
-            values = tuple(int(v) for v in position_id.decode(board))
+            values = tuple(position_id.decode(board))
         else:
             values = tuple(int(v) for v in board)
             _validate(values)
@@ -150,6 +154,8 @@ class Position:
 
     def array(self) -> np.ndarray:
         """A fresh kernel board: 26 ``int8`` in the side to act's view."""
+        import numpy as np  # imported on first use, as the kernel is: notations need neither
+
         return np.array(self._board, dtype=np.int8)
 
     def checkers(self, color: Color) -> tuple[int, ...]:
@@ -174,7 +180,11 @@ class Position:
         return self.pip_count(self._turn), self.pip_count(self._turn.other)
 
     def classify(self) -> PositionClass:
-        return _CLASSES[movegen.board_class(self.array())]
+        # The kernel is imported where it is first needed, here and in play.py: reading and
+        # writing notations never loads numba (``gammon convert`` starts in a blink).
+        from . import movegen
+
+        return _classes()[movegen.board_class(self.array())]
 
     def winner(self) -> Color | None:
         """The side that has borne off all 15 checkers, if any."""
@@ -205,7 +215,7 @@ class Position:
         """GNU Backgammon Position ID (the side to act is the side on roll)."""
         from .notation import position_id
 
-        return position_id.encode(self.array())
+        return position_id.encode(self._board)
 
     @classmethod
     def from_bpn(cls, text: str) -> Position:
@@ -238,7 +248,7 @@ class Position:
 
 def _validate(board: tuple[int, ...]) -> None:
     """Raise :class:`InvalidPositionError` naming the first problem of a kernel board."""
-    if len(board) != movegen.BOARD_SIZE:
+    if len(board) != POINTS + 2:
         raise InvalidPositionError(f"a board has 26 entries (bars and 24 points), got {len(board)}")
     if board[25] < 0:
         raise InvalidPositionError(f"the side to act's bar count must be >= 0, got {board[25]}")

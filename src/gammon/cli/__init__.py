@@ -1,8 +1,12 @@
 """The ``gammon`` command: one entry point, one module per group of subcommands.
 
-Each module in :data:`COMMAND_MODULES` has ``register(subparsers)``, which adds its
+Each module named in :data:`COMMANDS` has ``register(subparsers)``, which adds its
 subcommands with ``set_defaults(handler=...)``; a handler takes the parsed arguments and
 returns the exit status.
+
+Only the module of the command being run is imported: ``gammon convert`` never loads the
+engines, and a command that needs no kernel never loads numba. ``gammon --help`` lists
+every command from the table below without importing any.
 """
 
 from __future__ import annotations
@@ -10,36 +14,75 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Iterable
 
 from ..errors import GammonError
 
-COMMAND_MODULES = [
-    "gammon.cli.positions",  # show, convert, moves
-    "gammon.cli.play",  # play: a terminal game
-    "gammon.cli.bearoff",  # bearoff build / show / query
-    "gammon.cli.bots",  # hint, duel, train
-    "gammon.cli.cube",  # cube: cube hints
-    "gammon.cli.engine",  # engine: UBGI engine on stdin/stdout
-    "gammon.cli.ubgi_check",  # ubgi-check: UBGI conformance suite
-]
+#: Every command: the module that registers it and its line in ``gammon --help`` (the same
+#: line as the module's ``help=``; tests/test_cli_startup.py keeps the two equal).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "show": ("gammon.cli.positions", "draw a position"),
+    "convert": ("gammon.cli.positions", "rewrite a position in another notation"),
+    "moves": ("gammon.cli.positions", "list the legal plays of a roll"),
+    "play": ("gammon.cli.play", "play backgammon in the terminal against a bot"),
+    "bearoff": ("gammon.cli.bearoff", "build and query the bear-off tables"),
+    "hint": ("gammon.cli.bots", "rank every legal play of a roll"),
+    "duel": ("gammon.cli.bots", "play two players against each other"),
+    "train": ("gammon.cli.bots", "train an evaluator"),
+    "cube": ("gammon.cli.cube", "cube hint: double, take or pass"),
+    "engine": ("gammon.cli.engine", "run a UBGI engine on stdin/stdout"),
+    "ubgi-check": ("gammon.cli.ubgi_check", "check that an engine speaks UBGI, and to which compliance level"),
+}
+
+#: The command modules, in the order of :data:`COMMANDS`.
+COMMAND_MODULES = list(dict.fromkeys(module for module, _ in COMMANDS.values()))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gammon", description="Backgammon positions, rules, notations and engines.")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print gammon's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name == name:
-                continue  # a command group not written yet
-            raise
-        module.register(subparsers)
+            text = version("gammon")
+        except PackageNotFoundError:
+            text = "(not installed: run from a source tree)"
+        parser.exit(message=f"gammon {text}\n")
+
+
+def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The ``gammon`` parser with the modules of ``commands`` registered in full (all when None).
+
+    Every other command is a placeholder that only lists its help line.
+    """
+    wanted = set(COMMANDS) if commands is None else {c for c in commands if c in COMMANDS}
+    modules = [m for m in COMMAND_MODULES if any(COMMANDS[c][0] == m for c in wanted)]
+    parser = argparse.ArgumentParser(prog="gammon", description="Backgammon positions, rules, notations and engines.")
+    parser.add_argument("--version", action=_Version)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in modules:
+        importlib.import_module(name).register(subparsers)
+    for command, (module, text) in COMMANDS.items():
+        if module not in modules:
+            subparsers.add_parser(command, help=text, add_help=False)
     return parser
 
 
+def command_of(argv: list[str]) -> str | None:
+    """The command word of ``argv``: its first argument that is not an option (``gammon`` has no
+    option taking a value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    command = command_of(argv)
+    parser = build_parser([] if command is None else [command])
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -9,9 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-import numpy as np
-
-from .. import diagram, movegen
+from .. import diagram
 from ..errors import GammonError
 from ..notation import position_id
 from ..position import Color, Position
@@ -166,6 +164,10 @@ def _dump(item: dict[str, Any]) -> str:
 
 def batch_results(lines: Iterable[str], start: int = 1) -> Iterator[str]:
     """One JSON line per non-blank input line, decoded and generated in bulk by the kernels."""
+    import numpy as np
+
+    from .. import movegen
+
     numbered = ((n, line) for n, line in enumerate(lines, start) if line.strip())
     while True:
         chunk = list(itertools.islice(numbered, BATCH_CHUNK))

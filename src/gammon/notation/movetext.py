@@ -26,13 +26,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .. import movegen
 from ..errors import AmbiguousPlayError, IllegalPlayError, InvalidMoveError
 from ..play import BAR, OFF, Move, Play
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..play import LegalPlays
 
 #: Words read as "no move" for a roll that cannot be played.
@@ -234,6 +233,8 @@ def _play_out(board: np.ndarray, journeys: Sequence[Journey], dice: tuple[int, .
     A depth-first search over which checker moves next with which die; each step is checked
     by the move generator's own rule (:func:`movegen.destination`).
     """
+    from .. import movegen  # loaded on first use, as in gammon.play
+
     named = {stop for j in journeys for stop in j.stops}
     reached: dict[bytes, int] = {}
     seen: dict[tuple, int] = {}

@@ -3,21 +3,24 @@
 The ID is an 80-bit key: first the player *not* on roll, then the player on roll; for each,
 its points 1..24 in its own numbering and then its bar, one ``1`` bit per checker followed
 by a ``0``. Bits are packed least-significant first into 10 bytes, then base64 without the
-``==``. The kernels here work on whole arrays so batch tools decode and encode in bulk.
+``==``.
+
+The four steps below (board <-> key <-> text) are plain Python that numba can compile, and
+each fills a buffer it is given. One position runs them as Python on lists and bytearrays,
+so reading or writing one ID loads neither numba nor numpy; batch tools
+(:func:`encode_batch`, :func:`decode_batch`) run them compiled, from
+:mod:`gammon.notation._position_id_kernel`, loaded on first use.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import NotationError
 
-_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_ALPHABET_ARRAY = np.frombuffer(_ALPHABET, dtype=np.uint8).copy()
-_VALUES = np.full(256, -1, dtype=np.int8)
-for _i, _c in enumerate(_ALPHABET):
-    _VALUES[_c] = _i
+if TYPE_CHECKING:
+    import numpy as np
 
 ID_LENGTH = 14
 
@@ -38,10 +41,10 @@ _STATUS_TEXT = {
 }
 
 
-@njit(cache=True)
-def board_to_key(board):
-    """The 10-byte key of a mover-relative board (see :mod:`gammon.movegen`)."""
-    key = np.zeros(10, np.uint8)
+def board_to_key(board, key):
+    """Fill the 10-byte ``key`` of a mover-relative board (see :mod:`gammon.movegen`)."""
+    for i in range(10):
+        key[i] = 0
     bit = 0
     for side in range(2):
         for slot in range(25):
@@ -50,19 +53,18 @@ def board_to_key(board):
             else:
                 count = board[slot + 1]
             for _ in range(count):
-                key[bit >> 3] |= np.uint8(1 << (bit & 7))
+                key[bit >> 3] |= 1 << (bit & 7)
                 bit += 1
             bit += 1
-    return key
 
 
-@njit(cache=True)
 def key_to_board(key, board):
     """Fill ``board`` from a 10-byte key; returns a status code (``OK`` when valid)."""
-    board[:] = 0
+    for i in range(26):
+        board[i] = 0
     bit = 0
-    totals = np.zeros(2, np.int64)
     for side in range(2):
+        total = 0
         for slot in range(25):
             count = 0
             while True:
@@ -74,8 +76,8 @@ def key_to_board(key, board):
                 else:
                     bit += 1
                     break
-            totals[side] += count
-            if totals[side] > 15:
+            total += count
+            if total > 15:
                 return TOO_MANY_CHECKERS
             if side == 0:
                 if slot < 24:
@@ -96,82 +98,93 @@ def key_to_board(key, board):
     return OK
 
 
-@njit(cache=True)
 def key_to_text(key, out):
-    """Base64 of the 10-byte key into ``out`` (14 uint8 characters, no padding)."""
+    """Base64 of the 10-byte key into ``out`` (14 ASCII codes, no padding)."""
     for group in range(4):
-        b0 = np.int64(key[3 * group])
-        b1 = np.int64(key[3 * group + 1]) if 3 * group + 1 < 10 else 0
-        b2 = np.int64(key[3 * group + 2]) if 3 * group + 2 < 10 else 0
+        b0 = int(key[3 * group])
+        b1 = int(key[3 * group + 1]) if 3 * group + 1 < 10 else 0
+        b2 = int(key[3 * group + 2]) if 3 * group + 2 < 10 else 0
         triple = (b0 << 16) | (b1 << 8) | b2
         for k in range(4):
             index = 4 * group + k
             if index < ID_LENGTH:
-                out[index] = _ALPHABET_ARRAY[(triple >> (18 - 6 * k)) & 63]
+                value = (triple >> (18 - 6 * k)) & 63
+                if value < 26:
+                    out[index] = value + 65  # A-Z
+                elif value < 52:
+                    out[index] = value + 71  # a-z
+                elif value < 62:
+                    out[index] = value - 4  # 0-9
+                elif value == 62:
+                    out[index] = 43  # +
+                else:
+                    out[index] = 47  # /
 
 
-@njit(cache=True)
 def text_to_key(text, key):
-    """Decode 14 base64 characters into ``key``; returns a status code."""
-    values = np.empty(16, np.int64)
-    for i in range(ID_LENGTH):
-        v = _VALUES[text[i]]
-        if v < 0:
-            return BAD_CHARACTER
-        values[i] = v
-    values[14] = 0
-    values[15] = 0
-    if values[13] & 15:
-        return PADDING_NOT_ZERO
+    """Decode 14 base64 ASCII codes into ``key``; returns a status code."""
+    triple = 0
     for group in range(4):
-        triple = (values[4 * group] << 18) | (values[4 * group + 1] << 12) | (values[4 * group + 2] << 6) | values[4 * group + 3]
+        triple = 0
+        for k in range(4):
+            index = 4 * group + k
+            value = 0  # the two characters after the 14th are zeros
+            if index < ID_LENGTH:
+                char = int(text[index])
+                if 65 <= char <= 90:
+                    value = char - 65  # A-Z
+                elif 97 <= char <= 122:
+                    value = char - 71  # a-z
+                elif 48 <= char <= 57:
+                    value = char + 4  # 0-9
+                elif char == 43:
+                    value = 62  # +
+                elif char == 47:
+                    value = 63  # /
+                else:
+                    return BAD_CHARACTER
+            triple = (triple << 6) | value
         for k in range(3):
             index = 3 * group + k
             if index < 10:
                 key[index] = (triple >> (16 - 8 * k)) & 255
+    # 14 characters carry 84 bits: the last character's low 4 bits are padding.
+    if (triple >> 12) & 15:
+        return PADDING_NOT_ZERO
     return OK
 
 
-@njit(cache=True)
-def encode_batch(boards):
+def encode_batch(boards: np.ndarray) -> np.ndarray:
     """Position IDs of many boards, as an (N, 14) uint8 array of ASCII characters."""
-    out = np.empty((boards.shape[0], ID_LENGTH), np.uint8)
-    for i in range(boards.shape[0]):
-        key_to_text(board_to_key(boards[i]), out[i])
-    return out
+    from . import _position_id_kernel
+
+    return _position_id_kernel.encode_batch(boards)
 
 
-@njit(cache=True)
-def decode_batch(texts):
+def decode_batch(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Boards of many Position IDs given as (N, 14) uint8; returns (boards, status codes)."""
-    count = texts.shape[0]
-    boards = np.zeros((count, 26), np.int8)
-    status = np.zeros(count, np.int8)
-    key = np.empty(10, np.uint8)
-    for i in range(count):
-        code = text_to_key(texts[i], key)
-        if code == OK:
-            code = key_to_board(key, boards[i])
-        status[i] = code
-    return boards, status
+    from . import _position_id_kernel
+
+    return _position_id_kernel.decode_batch(texts)
 
 
-def encode(board: np.ndarray) -> str:
-    """The Position ID of one mover-relative board."""
-    out = np.empty(ID_LENGTH, np.uint8)
-    key_to_text(board_to_key(np.asarray(board, dtype=np.int8)), out)
-    return out.tobytes().decode("ascii")
+def encode(board: Sequence[int]) -> str:
+    """The Position ID of one mover-relative board (26 counts, any sequence of integers)."""
+    key = bytearray(10)
+    out = bytearray(ID_LENGTH)
+    board_to_key(board, key)
+    key_to_text(key, out)
+    return out.decode("ascii")
 
 
-def decode(text: str) -> np.ndarray:
-    """The mover-relative board of a Position ID; :class:`NotationError` names what is wrong."""
+def decode(text: str) -> list[int]:
+    """The mover-relative board (26 counts) of a Position ID; :class:`NotationError` names what is wrong."""
     stripped = text.strip()
     if len(stripped) != ID_LENGTH or not stripped.isascii():
         raise NotationError("Position ID", "length", text, "14 base64 characters, e.g. 4HPwATDgc/ABMA")
-    key = np.empty(10, np.uint8)
-    chars = np.frombuffer(stripped.encode("ascii"), dtype=np.uint8)
-    code = text_to_key(chars, key)
-    board = np.zeros(26, np.int8)
+    key = bytearray(10)
+    code = text_to_key(stripped.encode("ascii"), key)
+    board = [0] * 26
     if code == OK:
         code = key_to_board(key, board)
     if code != OK:
