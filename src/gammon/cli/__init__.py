@@ -51,7 +51,8 @@ class _Version(argparse.Action):
             text = version("gammon")
         except PackageNotFoundError:
             text = "(not installed: run from a source tree)"
-        parser.exit(message=f"gammon {text}\n")
+        print(f"gammon {text}")
+        parser.exit()
 
 
 def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
