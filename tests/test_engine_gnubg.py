@@ -12,7 +12,7 @@ import pytest
 
 from gammon.engine import gnubg as gnubg_module
 from gammon.engine.gnubg import GnubgEngine
-from gammon.engine.process import find_gnubg
+from gammon.engine.gnubg import find_gnubg
 from gammon.engine.results import Limit
 from gammon.errors import EngineError, EngineProtocolError, EngineTerminatedError, EngineTimeoutError
 from gammon.play import BAR, OFF, Play
@@ -154,9 +154,9 @@ def test_match_state_from_gnubg_id(engine):
     assert state.match_length == 7 and state.dice is not None
     result = engine.play(state)
     assert str(result.play) == "8/5 6/5"
-    assert engine.cube(state.replace(dice=None)).action in ("double", "nodouble")
+    assert engine.cube(state.replace(dice=None)).ubgi() in ("double", "nodouble")
     crawford = GameState(position=Position(), match_length=5, score=(4, 2), crawford=True)
-    assert engine.cube(crawford).action == "nodouble"
+    assert engine.cube(crawford).ubgi() == "nodouble"
     assert_legal(crawford.position, (5, 2), engine.play(crawford, (5, 2)).play)
 
 
@@ -166,22 +166,22 @@ def test_cube_actions(engine):
         for turn in (Color.WHITE, Color.BLACK):
             state = GameState(position=Position(position_id, turn))
             result = engine.cube(state)
-            assert result.action == action, (position_id, turn, result)
+            assert result.ubgi() == action, (position_id, turn, result)
             assert {"no_double", "double_take", "double_pass"} <= result.info.keys()
-            assert engine.cube(state.replace(double_offered=True)).action == answer
+            assert engine.cube(state.replace(double_offered=True)).ubgi() == answer
 
 
 def test_cube_too_good(engine):
     result = engine.cube(GameState(position=Position(TOO_GOOD)))
-    assert result.action == "nodouble"
+    assert result.ubgi() == "nodouble"
     assert result.info["proper"].startswith("Too good")
-    assert engine.cube(GameState(position=Position(TOO_GOOD), double_offered=True)).action == "drop"
+    assert engine.cube(GameState(position=Position(TOO_GOOD), double_offered=True)).ubgi() == "drop"
 
 
 def test_cube_not_available(engine):
     owned = GameState(position=Position(DOUBLE_PASS), cube=2, cube_owner=Color.BLACK)
-    assert engine.cube(owned).action == "nodouble"
-    assert engine.cube(owned.replace(cube_owner=Color.WHITE)).action == "double"  # a redouble
+    assert engine.cube(owned).ubgi() == "nodouble"
+    assert engine.cube(owned.replace(cube_owner=Color.WHITE)).ubgi() == "double"  # a redouble
 
 
 # -- the key check: gnubg's answers are legal in our positions -------------------------------

@@ -4,8 +4,9 @@ It plays a random legal play (seeded by ``engine.seed``, the position and the ro
 same question gets the same answer) and answers ``go role cube``/``turn`` with
 ``error unsupported_feature``: a level-0 engine. ``--break`` makes it misbehave:
 ``illegal`` plays incomplete or wrong plays, ``crash`` dies with a traceback on an unknown
-command, ``late-info`` prints an ``info`` line after its ``bestmove``, and ``--hang-after N``
-stops answering at the N-th ``go``.
+command, ``late-info`` prints an ``info`` line after its ``bestmove``, ``--hang-after N``
+stops answering at the N-th ``go``, and ``--delay S`` thinks S seconds over every ``go`` (and
+cannot be stopped, as GNU Backgammon's text interface cannot).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 
 from gammon.errors import GammonError
 from gammon.position import Position
-from gammon.protocol.wire import ErrorCode, error_line, format_play, parse_key_line
+from gammon.ubgi import ErrorCode, error_line, parse_key_line
 from gammon.state import GameState
 
 KEYS = {
@@ -29,9 +30,10 @@ KEYS = {
 class Fake:
     """The engine's state between commands: settings, position and dice."""
 
-    def __init__(self, mode: str, hang_after: int) -> None:
+    def __init__(self, mode: str, hang_after: int, delay: float = 0.0) -> None:
         self.mode = mode
         self.hang_after = hang_after
+        self.delay = delay
         self.gos = 0
         self.values = {name: key.default or "" for name, key in KEYS.items()}
         self.state: GameState | None = None
@@ -125,10 +127,11 @@ class Fake:
         self.gos += 1
         if self.hang_after and self.gos >= self.hang_after:
             time.sleep(3600)
+        time.sleep(self.delay)
         legal = self.state.position.legal_plays(*self.dice)
         chooser = random.Random(f"{self.values['engine.seed']}:{self.state.position.position_id()}:{self.dice}")
         play = chooser.choice(list(legal))
-        text = format_play(play)
+        text = play.ubgi()
         if self.mode == "illegal":
             text = " ".join(text.split()[:-1]) or ("pass" if text != "pass" else "24/23")
         self.dice = None
@@ -141,8 +144,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--break", dest="mode", choices=("illegal", "crash", "late-info"), default="")
     parser.add_argument("--hang-after", type=int, default=0)
+    parser.add_argument("--delay", type=float, default=0.0)
     args = parser.parse_args()
-    fake = Fake(args.mode, args.hang_after)
+    fake = Fake(args.mode, args.hang_after, args.delay)
     for raw in sys.stdin.buffer:
         try:
             line = raw.decode("utf-8")

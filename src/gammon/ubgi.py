@@ -1,7 +1,10 @@
-"""UBGI's lines, read and written: plays, ``info`` lines, ``option`` and ``key`` lines, errors.
+"""UBGI, backgammon's UCI: its lines, read and written (``info``, ``option`` and ``key``
+lines, ``error`` lines, the position command).
 
-Both ends of the protocol use these, so the engine (:mod:`gammon.protocol.server`), the
-client (:mod:`gammon.engine`) and the conformance check agree on one reading of the wire.
+Both ends of the protocol use these, so the engine (:mod:`gammon.engine_server`), the
+client (:mod:`gammon.engine`) and the conformance suite (:mod:`gammon.conformance`) agree on
+one reading of the wire. Plays are the play layer's: :meth:`Play.ubgi() <gammon.play.Play.ubgi>`
+writes them, :meth:`LegalPlays.parse_ubgi() <gammon.play.LegalPlays.parse_ubgi>` reads them.
 """
 
 from __future__ import annotations
@@ -9,9 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..errors import IllegalPlayError, InvalidMoveError
-from ..play import LegalPlays, Play
-from ..state import GameState
+from .state import GameState
 
 
 class ErrorCode(str, enum.Enum):
@@ -38,40 +39,6 @@ def error_line(code: ErrorCode, message: str) -> str:
     if len(text) > MAX_ERROR_MESSAGE:
         text = text[: MAX_ERROR_MESSAGE - 3] + "..."
     return f"error {code.value} {text}".rstrip()
-
-
-# -- plays --------------------------------------------------------------------------------
-PASS = "pass"
-
-
-def format_play(play: Play) -> str:
-    """A play as ``bestmove`` writes it: every step, ``from/to``, ``bar``/``off``, no ``*``; or ``pass``.
-
-    >>> from gammon import Position
-    >>> format_play(Position().legal_plays(6, 6).find("24/18(2) 13/7(2)"))
-    '24/18 24/18 13/7 13/7'
-    """
-    return play.ubgi() or PASS
-
-
-def parse_play(text: str, legal: LegalPlays) -> Play:
-    """The legal play that an engine's play text means, strictly: each step as written
-    (``*`` and ``(2)`` tolerated), together a legal play of ``legal``'s roll; ``pass`` (or
-    ``(none)``, ``no move``) only when nothing can be played. IllegalPlayError or
-    InvalidMoveError say what is wrong.
-
-    >>> from gammon import Position
-    >>> str(parse_play("8/5* 6/5", Position().legal_plays(3, 1)))
-    '8/5 6/5'
-    """
-    from ..notation.movetext import PASS_WORDS, parse_moves
-
-    words = text.split()
-    if " ".join(words).lower().strip("()") in PASS_WORDS:  # pass, (none), no move, ...
-        play = Play()
-    else:
-        play = parse_moves(" ".join(words))
-    return legal[legal.index(play)]
 
 
 # -- info lines ---------------------------------------------------------------------------
@@ -275,18 +242,13 @@ def position_command(state: GameState) -> str:
 
 __all__ = [
     "ErrorCode",
-    "IllegalPlayError",
-    "InvalidMoveError",
     "Option",
-    "PASS",
     "error_line",
     "format_key_line",
     "format_number",
     "format_option_line",
-    "format_play",
     "parse_info",
     "parse_key_line",
     "parse_option_line",
-    "parse_play",
     "position_command",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..protocol.server import DEFAULT_PLAYER, serve
+from ..engine_server import DEFAULT_PLAYER, serve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..protocol.check import CheckResult, CheckSetupError, run_check
+from ..conformance import CheckResult, CheckSetupError, run_check
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

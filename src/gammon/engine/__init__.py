@@ -8,10 +8,13 @@
 >>> engine.quit()  # doctest: +SKIP
 
 :class:`SimpleEngine` drives any UBGI engine of either dialect (v0.1 ``setoption``, v0.2
-``set``) over an asyncio core (:func:`popen_ubgi`, :class:`UbgiProtocol`);
-:class:`~gammon.engine.gnubg.GnubgEngine` gives GNU Backgammon's command-line program the
-same methods. Both are players of their own (:mod:`gammon.engine.players`): ``ubgi:CMD``
-and ``gnubg:PLY`` wherever players are named.
+``set``) over an asyncio core (:func:`popen_ubgi`, :class:`UbgiProtocol`), and GNU
+Backgammon's command-line program with the same methods (:meth:`SimpleEngine.popen_gnubg`,
+:class:`~gammon.engine.gnubg.GnubgEngine`): two protocols over one line transport
+(:mod:`gammon.engine.transport`). Answers are the core's value types: :class:`PlayResult`,
+:class:`~gammon.evaluation.Hint`, :class:`~gammon.evaluation.CubeDecision`. Both kinds of
+engine are players too (:mod:`gammon.players`): ``ubgi:CMD`` and ``gnubg:PLY`` wherever
+players are named.
 """
 
 from ..errors import (
@@ -23,15 +26,17 @@ from ..errors import (
     IllegalEngineMoveError,
     UnsupportedFeatureError,
 )
-from ..protocol.wire import Option
-from .protocol import UbgiProtocol, popen_ubgi
-from .results import CubeResult, Limit, PlayResult
+from ..evaluation import CubeDecision
+from ..ubgi import Option
+from .protocol import EngineProtocol, UbgiProtocol, popen_ubgi
+from .results import Limit, PlayResult
 from .simple import SimpleEngine
 
 __all__ = [
-    "CubeResult",
+    "CubeDecision",
     "EngineCommandError",
     "EngineError",
+    "EngineProtocol",
     "EngineProtocolError",
     "EngineTerminatedError",
     "EngineTimeoutError",

@@ -1,8 +1,11 @@
-"""GNU Backgammon's command-line program (``gnubg -t``) behind the engine client's methods.
+"""GNU Backgammon's command-line program (``gnubg -t``): a second protocol behind the client's API.
 
-:class:`GnubgEngine` offers what :class:`~gammon.engine.SimpleEngine` offers (``play``,
-``analyse``, ``cube``, ``configure``, ``quit``) but speaks gnubg's own text interface, so
-GNU Backgammon serves as an opponent or referee without a UBGI wrapper.
+:class:`GnubgProtocol` speaks gnubg's own text interface over the same
+:class:`~gammon.engine.transport.LineTransport` as :class:`~gammon.engine.protocol.UbgiProtocol`
+speaks UBGI (as python-chess puts XBoard beside UCI), so GNU Backgammon serves as an opponent
+or referee without a UBGI wrapper. :class:`GnubgEngine` (or ``SimpleEngine.popen_gnubg``) is
+its blocking face, with :class:`~gammon.engine.SimpleEngine`'s methods (``play``,
+``analyse``, ``cube``, ``configure``, ``quit``).
 
 How it talks: one long-lived ``gnubg -t -q -r`` process reads commands on stdin. Each
 request is a batch of commands (``set gnubgid POSID:MATCHID``, ``hint N``) followed by
@@ -15,25 +18,16 @@ gnubg writes positions and moves from the view of the player on roll, as
 :class:`~gammon.position.Position` does, so its move text is read against our own legal
 plays; :meth:`GameState.gnubg_id` carries score, cube and rules. Every play gnubg names
 is checked to be legal in our position (else :class:`IllegalEngineMoveError`).
-
->>> from gammon.engine.gnubg import GnubgEngine
->>> with GnubgEngine.popen(ply=0) as engine:  # doctest: +SKIP
-...     str(engine.play(Position(), (3, 1)).play)
-'8/5 6/5'
 """
 
 from __future__ import annotations
 
 import os
-import queue
 import re
+import shutil
 import subprocess
-import threading
-import time
 from collections.abc import Mapping, Sequence
-from typing import IO
 
-from ..evaluation import Hint, Probabilities
 from ..errors import (
     EngineError,
     EngineProtocolError,
@@ -42,19 +36,24 @@ from ..errors import (
     GammonError,
     IllegalEngineMoveError,
 )
+from ..evaluation import CubeDecision, Hint, Probabilities
 from ..notation import movetext
 from ..play import LegalPlays, Play
 from ..position import Position
-from ..protocol.wire import Option
 from ..state import GameState, GameStatus
-from .process import die_with_parent, find_gnubg, split_command
-from .results import CubeResult, Limit, PlayResult, as_state, state_and_dice
+from ..ubgi import Option
+from .protocol import EngineProtocol
+from .results import Limit, PlayResult, as_state, state_and_dice
+from .simple import SimpleEngine
+from .transport import LineTransport, split_command
 
-__all__ = ["GnubgEngine", "MAX_PLY"]
+__all__ = ["GnubgEngine", "GnubgProtocol", "MAX_PLY", "find_gnubg", "popen_gnubg"]
 
 #: Deepest evaluation offered; gnubg accepts more, but 4-ply already takes seconds a move.
 MAX_PLY = 4
 NOT_FOUND = "GNU Backgammon not found: install it (apt-get install gnubg) or set GAMMON_GNUBG"
+#: Where Debian puts GNU Backgammon when /usr/games is not on PATH.
+GNUBG_DIRECTORIES = ("/usr/games", "/usr/local/games")
 #: Flags always passed: the tty interface, no sounds, no .gnubgrc (the user's settings
 #: could change what gnubg prints or how deep it looks).
 _FLAGS = ("-t", "-q", "-r")
@@ -101,6 +100,21 @@ _SETUP = (
 _BEAVERS = 3
 
 
+def find_gnubg() -> str | None:
+    """The GNU Backgammon program: ``$GAMMON_GNUBG``, else ``gnubg`` on PATH or in /usr/games."""
+    configured = os.environ.get("GAMMON_GNUBG")
+    if configured:
+        return configured
+    found = shutil.which("gnubg")
+    if found:
+        return found
+    for directory in GNUBG_DIRECTORIES:
+        path = os.path.join(directory, "gnubg")
+        if os.access(path, os.X_OK):
+            return path
+    return None
+
+
 def _check_state(state: GameState) -> None:
     """gnubg can only be asked about a game in progress."""
     if state.status != GameStatus.PLAYING or state.position.winner() is not None:
@@ -123,165 +137,85 @@ def _same_game(board: str, state: GameState) -> bool:
             and shown.cube == state.cube and owner == state.cube_owner and shown.crawford == state.crawford)
 
 
-def _pump(stream: IO[bytes], lines: queue.Queue[str | None]) -> None:
-    """Reader thread: gnubg's output line by line into ``lines``, None at the end."""
-    try:
-        for raw in iter(stream.readline, b""):
-            lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-    except (OSError, ValueError):
-        pass
-    lines.put(None)
-
-
 def _text(lines: Sequence[str], limit: int = 1500) -> str:
     """Engine output for an error message, shortened from the front."""
     text = "\n".join(line for line in lines if line.strip())
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
-class GnubgEngine:
-    """A running ``gnubg -t``: ``play``, ``analyse`` and ``cube`` as SimpleEngine has them.
+class GnubgProtocol(EngineProtocol):
+    """A running ``gnubg -t``; made by :func:`popen_gnubg`.
 
-    Start it with :meth:`popen`; ``id`` names the program, ``options`` holds ``Ply`` (the
-    evaluation depth for checker play and cube decisions), ``Threads`` and ``EvalMode``. Calls are
-    serialised by a lock, so one engine can be shared between threads.
+    ``id`` names the program, ``options`` holds ``Ply`` (the evaluation depth for checker play
+    and cube decisions), ``Threads`` and ``EvalMode``.
     """
 
-    dialect: str = "gnubg"
+    dialect = "gnubg"
 
-    def __init__(self, process: subprocess.Popen, command: list[str], *, ply: int = 0,
-                 timeout: float = 60.0) -> None:
-        """Wrap a started process; use :meth:`popen` rather than calling this directly."""
-        self.process = process
-        self.command = command
-        self.timeout = timeout
-        self.id: dict[str, str] = {"name": "GNU Backgammon", "author": "the GNU Backgammon authors (Gary Wong et al.)"}
-        self.options: dict[str, Option] = {
+    def __init__(self, transport: LineTransport, *, ply: int = 0, timeout: float = 60.0) -> None:
+        super().__init__(transport, timeout)
+        self.id = {"name": "GNU Backgammon", "author": "the GNU Backgammon authors (Gary Wong et al.)"}
+        self.options = {
             "Ply": Option("Ply", "spin", str(ply), 0, MAX_PLY),
             "Threads": Option("Threads", "spin", "1", 1, 48),  # gnubg's own maximum
             # Checker play by cubeful equity (gnubg's default) or cubeless; cube decisions stay cubeful.
             "EvalMode": Option("EvalMode", "combo", "cubeful", choices=("cubeless", "cubeful")),
         }
-        self._ply = ply
+        self.ply = ply
         self._plies_set: int | None = None
         self._beavers_set: bool | None = False
         self._serial = 0
-        self._lock = threading.RLock()
-        self._closed = False
-        self._ended = False
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        # The reader holds the stream and queue, not self, so an engine dropped without
-        # quit() is still collected and __del__ ends the process.
-        self._reader = threading.Thread(target=_pump, args=(process.stdout, self._lines), name="gnubg-reader",
-                                        daemon=True)
-        self._reader.start()
 
-    # -- starting -----------------------------------------------------------------------------
-    @classmethod
-    def popen(cls, command: str | Sequence[str] | None = None, *, ply: int = 0,
-              timeout: float = 60.0) -> GnubgEngine:
-        """Start GNU Backgammon (default: :func:`find_gnubg`) and set it up as a calculator.
-
-        ``-t -q -r`` are added to ``command`` when missing. ``timeout`` bounds every wait
-        for an answer. EngineError when the program is missing or is not gnubg.
-        """
-        if not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
-            raise ValueError(f"ply must be 0..{MAX_PLY}, got {ply!r}")
-        if command is None:
-            found = find_gnubg()
-            if found is None:
-                raise EngineError(NOT_FOUND)
-            argv = [found]
-        else:
-            argv = split_command(command)
-        argv += [flag for flag in _FLAGS if flag not in argv]
-        # The C locale keeps gnubg's messages in English and its decimal separator a dot.
-        env = {**os.environ, "LC_ALL": "C", "LANG": "C", "LANGUAGE": "C"}
-        try:
-            process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                env=env, preexec_fn=die_with_parent(), bufsize=0,
-            )
-        except OSError as error:
-            prefix = NOT_FOUND if command is None else "cannot start GNU Backgammon"
-            raise EngineError(f"{prefix} ({argv[0]!r}: {error})") from None
-        engine = cls(process, argv, ply=ply, timeout=timeout)
-        try:
-            engine._initialise()
-        except BaseException:
-            engine._shutdown(polite=False)
-            raise
-        return engine
-
-    def _initialise(self) -> None:
+    async def initialize(self) -> None:
         """Quiet gnubg down, read its version, set the depth."""
-        lines = self._request(_SETUP)
-        version = next((m.group(1) for m in map(_BANNER.match, lines) if m), None)
-        if version is None:
-            raise EngineProtocolError(f"{self.command[0]} does not look like GNU Backgammon:\n{_text(lines)}")
-        self.id["name"] = f"GNU Backgammon {version}"
-        self.id["version"] = version
-        threads = next((m.group(1) for m in map(_THREADS.match, lines) if m), None)
-        if threads is not None:
-            option = self.options["Threads"]
-            self.options["Threads"] = Option(option.name, option.type, threads, option.min, option.max)
-        self._ensure_plies(self._ply)
+        async with self._lock:
+            lines = await self._request(_SETUP)
+            version = next((m.group(1) for m in map(_BANNER.match, lines) if m), None)
+            if version is None:
+                raise EngineProtocolError(f"{self.command[0]} does not look like GNU Backgammon:\n{_text(lines)}")
+            self.id["name"] = f"GNU Backgammon {version}"
+            self.id["version"] = version
+            threads = next((m.group(1) for m in map(_THREADS.match, lines) if m), None)
+            if threads is not None:
+                option = self.options["Threads"]
+                self.options["Threads"] = Option(option.name, option.type, threads, option.min, option.max)
+            await self._set_plies(self.ply)
 
-    # -- the conversation ---------------------------------------------------------------------
-    def _request(self, commands: Sequence[str], timeout: float | None = None) -> list[str]:
+    # -- the conversation (the caller holds the lock) -------------------------------------------
+    async def _request(self, commands: Sequence[str]) -> list[str]:
         """Send ``commands`` and the end marker; return the output lines before the marker."""
-        with self._lock:
-            if self._closed:
-                raise EngineTerminatedError("GNU Backgammon has been quit")
-            if self._ended:
-                raise EngineTerminatedError(f"GNU Backgammon has exited (code {self.process.poll()})")
-            self._serial += 1
-            serial = self._serial
-            batch = "".join(f"{command}\n" for command in (*commands, f"set prompt {_MARK}{serial}"))
+        self._serial += 1
+        serial = self._serial
+        for command in (*commands, f"set prompt {_MARK}{serial}"):
+            self.transport.send(command)
+        asked = commands[-1] if commands else "ping"
+        wait = self.timeout
+        deadline = self._deadline()
+        lines: list[str] = []
+        while True:
             try:
-                assert self.process.stdin is not None
-                self.process.stdin.write(batch.encode("utf-8"))
-                self.process.stdin.flush()
-            except (BrokenPipeError, OSError, ValueError):
-                self._ended = True
-                raise EngineTerminatedError(f"GNU Backgammon has exited (code {self._exit_code()})") from None
-            wait = self.timeout if timeout is None else timeout
-            asked = commands[-1] if commands else "ping"
-            deadline = time.monotonic() + wait
-            lines: list[str] = []
-            while True:
-                try:
-                    line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-                except queue.Empty:
-                    raise EngineTimeoutError(
-                        f"GNU Backgammon did not answer {asked!r} within {wait:g} s") from None
-                if line is None:
-                    self._ended = True
-                    raise EngineTerminatedError(
-                        f"GNU Backgammon exited (code {self._exit_code()}) while answering {asked!r}"
-                        + (f":\n{_text(lines)}" if any(s.strip() for s in lines) else ""))
-                mark = _MARK_LINE.search(line)
-                if mark is None:
-                    lines.append(line)
-                elif int(mark.group(1)) == serial:
-                    return lines
-                else:
-                    lines = []  # the end of an earlier request that timed out
+                line = await self.transport.read_line(deadline)
+            except EngineTimeoutError:
+                raise EngineTimeoutError(f"GNU Backgammon did not answer {asked!r} within {wait:g} s") from None
+            except EngineTerminatedError as error:
+                raise EngineTerminatedError(
+                    f"{error} while answering {asked!r}"
+                    + (f":\n{_text(lines)}" if any(s.strip() for s in lines) else "")) from None
+            mark = _MARK_LINE.search(line)
+            if mark is None:
+                lines.append(line)
+            elif int(mark.group(1)) == serial:
+                return lines
+            else:
+                lines = []  # the end of an earlier request that timed out
 
-    def _exit_code(self) -> int | None:
-        try:
-            return self.process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def _ensure_plies(self, ply: int) -> None:
-        with self._lock:
-            if ply != self._plies_set:
-                try:
-                    self._request(self._ply_commands(ply))
-                except EngineError:
-                    self._plies_set = None  # unknown after a failed request: set again next time
-                    raise
+    async def _set_plies(self, ply: int) -> None:
+        if ply != self._plies_set:
+            try:
+                await self._request(self._ply_commands(ply))
+            except EngineError:
+                self._plies_set = None  # unknown after a failed request: set again next time
+                raise
 
     def _ply_commands(self, ply: int) -> list[str]:
         """The commands that set both evaluation depths to ``ply`` (none if already set)."""
@@ -305,16 +239,15 @@ class GnubgEngine:
             if not 0 <= limit.depth <= MAX_PLY:
                 raise ValueError(f"depth must be 0..{MAX_PLY} for GNU Backgammon, got {limit.depth}")
             return int(limit.depth)
-        return self._ply
+        return self.ply
 
-    def _exchange(self, state: GameState, limit: Limit | None, commands: Sequence[str]) -> list[str]:
-        """Load ``state``, run ``commands``, check gnubg took the position as sent."""
-        with self._lock:
-            try:
-                lines = self._request([*self._load(state, limit), *commands])
-            except EngineError:
-                self._plies_set = self._beavers_set = None  # unknown now: set again next time
-                raise
+    async def _exchange(self, state: GameState, limit: Limit | None, commands: Sequence[str]) -> list[str]:
+        """Load ``state``, run ``commands``, check gnubg took the position as sent (the caller holds the lock)."""
+        try:
+            lines = await self._request([*self._load(state, limit), *commands])
+        except EngineError:
+            self._plies_set = self._beavers_set = None  # unknown now: set again next time
+            raise
         shown = next((line for line in reversed(lines) if line.startswith("board:")), None)
         if shown is None or not _same_game(shown, state):
             raise EngineProtocolError(
@@ -322,34 +255,36 @@ class GnubgEngine:
         return lines
 
     # -- settings -----------------------------------------------------------------------------
-    def configure(self, options: Mapping[str, object]) -> None:
+    async def configure(self, options: Mapping[str, object]) -> None:
         """Set ``Ply`` (both evaluation depths), ``Threads`` or ``EvalMode``; names are case-insensitive."""
         known = {name.lower(): option for name, option in self.options.items()}
-        for name, value in options.items():
-            option = known.get(str(name).lower())
-            if option is None:
-                raise EngineError(f"GNU Backgammon has no option {name!r} (it has {', '.join(self.options)})")
-            try:
-                text = option.check(value)
-            except ValueError as error:
-                raise EngineError(str(error)) from None
-            if option.name == "Ply":
-                self._ply = int(text)
-                self._ensure_plies(self._ply)
-            elif option.name == "EvalMode":
-                switch = "on" if text == "cubeful" else "off"
-                self._request([f"set evaluation chequerplay evaluation cubeful {switch}"])
-            else:
-                self._request([f"set threads {int(text)}"])
-            self.options[option.name] = Option(option.name, option.type, text, option.min, option.max)
+        async with self._lock:
+            for name, value in options.items():
+                option = known.get(str(name).lower())
+                if option is None:
+                    raise EngineError(f"GNU Backgammon has no option {name!r} (it has {', '.join(self.options)})")
+                try:
+                    text = option.check(value)
+                except ValueError as error:
+                    raise EngineError(str(error)) from None
+                if option.name == "Ply":
+                    self.ply = int(text)
+                    await self._set_plies(self.ply)
+                elif option.name == "EvalMode":
+                    switch = "on" if text == "cubeful" else "off"
+                    await self._request([f"set evaluation chequerplay evaluation cubeful {switch}"])
+                else:
+                    await self._request([f"set threads {int(text)}"])
+                self.options[option.name] = Option(option.name, option.type, text, option.min, option.max)
 
-    def ping(self) -> None:
+    async def ping(self) -> None:
         """Wait until gnubg answers (it is alive and idle)."""
-        self._request([])
+        async with self._lock:
+            await self._request([])
 
     # -- questions ----------------------------------------------------------------------------
-    def play(self, position: GameState | Position, dice: tuple[int, int] | None = None,
-             limit: Limit | None = None) -> PlayResult:
+    async def play(self, position: GameState | Position, dice: tuple[int, int] | None = None,
+                   limit: Limit | None = None) -> PlayResult:
         """gnubg's best play for ``dice`` (default: the state's dice), legal in our position.
 
         A roll that cannot be played gives an empty Play without asking gnubg. ``info``
@@ -360,7 +295,7 @@ class GnubgEngine:
         legal = state.position.legal_plays(d1, d2)
         if legal.is_pass():
             return PlayResult(Play())
-        hints = self._hints(state, (d1, d2), legal, 1, limit)
+        hints = await self._hints(state, (d1, d2), legal, 1, limit)
         best = hints[0]
         p = best.probabilities
         info: dict[str, object] = {
@@ -370,8 +305,8 @@ class GnubgEngine:
         }
         return PlayResult(best.play, info)
 
-    def analyse(self, position: GameState | Position, dice: tuple[int, int] | None = None, multipv: int = 1,
-                limit: Limit | None = None) -> list[Hint]:
+    async def analyse(self, position: GameState | Position, dice: tuple[int, int] | None = None,
+                      multipv: int = 1, limit: Limit | None = None) -> list[Hint]:
         """The ``multipv`` best plays, best first, as gnubg's ``hint`` ranks them.
 
         Probabilities are the mover's after the play; ``cubeful`` holds gnubg's equity
@@ -384,15 +319,16 @@ class GnubgEngine:
         state, (d1, d2) = state_and_dice(position, dice)
         legal = state.position.legal_plays(d1, d2)
         if legal.is_pass():
-            return [self._pass_hint(state, limit)]
-        return self._hints(state, (d1, d2), legal, multipv, limit)
+            return [await self._pass_hint(state, limit)]
+        return await self._hints(state, (d1, d2), legal, multipv, limit)
 
-    def _hints(self, state: GameState, dice: tuple[int, int], legal: LegalPlays, count: int,
-               limit: Limit | None) -> list[Hint]:
+    async def _hints(self, state: GameState, dice: tuple[int, int], legal: LegalPlays, count: int,
+                     limit: Limit | None) -> list[Hint]:
         _check_state(state)
         # gnubg shows the larger die first; sending it so keeps its echo of the ID identical.
         asked = state.replace(dice=(max(dice), min(dice)), double_offered=False, resignation=None)
-        lines = self._exchange(asked, limit, [f"hint {count}"])
+        async with self._lock:
+            lines = await self._exchange(asked, limit, [f"hint {count}"])
         where = f"{state.position.position_id()} with {dice[0]}-{dice[1]}"
         rows: list[tuple[int, str, float, Probabilities]] = []
         for i, line in enumerate(lines):
@@ -423,12 +359,13 @@ class GnubgEngine:
             hints.append(Hint(rank, play, probabilities, ply, best - equity, equity))
         return hints
 
-    def _pass_hint(self, state: GameState, limit: Limit | None) -> Hint:
+    async def _pass_hint(self, state: GameState, limit: Limit | None) -> Hint:
         """The empty play, valued by gnubg's ``eval`` of the opponent's turn that follows."""
         _check_state(state)
         after = state.replace(position=state.position.flip(), dice=None, double_offered=False, resignation=None)
         ply = self._depth(limit)
-        lines = self._exchange(after, limit, ["eval"])
+        async with self._lock:
+            lines = await self._exchange(after, limit, ["eval"])
         label = "static" if ply == 0 else f"{ply} ply"
         for line in lines:
             row = _EVAL_ROW.match(line)
@@ -441,7 +378,7 @@ class GnubgEngine:
                 return Hint(1, Play(), probabilities, ply, 0.0, -cubeful)
         raise EngineProtocolError(f"no {label} evaluation from GNU Backgammon:\n{_text(lines)}")
 
-    def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeResult:
+    async def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeDecision:
         """gnubg's proper cube action: ``double``/``nodouble`` for the side on roll, or with a
         double pending the doubled side's ``take``/``drop``.
 
@@ -459,10 +396,12 @@ class GnubgEngine:
         offered = state.double_offered
         if not offered and (state.cube_owner == state.position.turn.other
                             or (state.cube_limit is not None and 2 * state.cube > state.cube_limit)):
-            return CubeResult("nodouble", {"reason": "the side on roll may not double"})
+            return CubeDecision.from_ubgi("nodouble", offered=False, info={"reason": "the side on roll may not double"},
+                                          depth=0)
         # gnubg cannot load a pending double; it analyses the doubler's decision instead.
         asked = state.replace(dice=None, double_offered=False)
-        lines = self._exchange(asked, limit, ["hint"])
+        async with self._lock:
+            lines = await self._exchange(asked, limit, ["hint"])
         info: dict[str, object] = {"depth": self._depth(limit)}
         proper = None
         for line in lines:
@@ -488,7 +427,8 @@ class GnubgEngine:
                 # A dead cube (the doubler already has the points it needs, a 1-point
                 # match): a double gains nothing, and dropping can only cost the taker.
                 reason = {"reason": "GNU Backgammon: you cannot double"}
-                return CubeResult("take" if offered else "nodouble", reason)
+                return CubeDecision.from_ubgi("take" if offered else "nodouble", offered=offered, info=reason,
+                                              depth=self._depth(limit))
             raise EngineProtocolError(f"no cube analysis from GNU Backgammon:\n{_text(lines)}")
         info["proper"] = proper
         action = _cube_action(proper, offered, info)
@@ -497,61 +437,68 @@ class GnubgEngine:
             info["eq"] = -min(dt, dp)
         elif not offered and isinstance(nd, float) and isinstance(dt, float) and isinstance(dp, float):
             info["eq"] = max(nd, min(dt, dp))
-        return CubeResult(action, info)
+        return CubeDecision.from_ubgi(action, offered=offered, info=info, action=proper)
 
-    # -- the end ------------------------------------------------------------------------------
-    def quit(self) -> None:
-        """Send ``quit``, kill gnubg if it lingers, reap it. Idempotent."""
-        self._shutdown(polite=True)
 
-    close = quit
 
-    def _shutdown(self, polite: bool) -> None:
-        """End the process: ``quit`` first when ``polite``, then kill; close the pipes."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            process = self.process
-            if process.poll() is None:
-                if polite:
-                    try:
-                        assert process.stdin is not None
-                        process.stdin.write(b"quit\n")
-                        process.stdin.flush()
-                    except (OSError, ValueError):
-                        pass
-                try:
-                    process.wait(timeout=2.0 if polite else 0.0)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    try:
-                        process.wait(timeout=5.0)
-                    except subprocess.TimeoutExpired:
-                        pass
-            for stream in (process.stdin, process.stdout):
-                try:
-                    if stream is not None:
-                        stream.close()
-                except OSError:
-                    pass
-        self._reader.join(timeout=1.0)
+async def popen_gnubg(command: str | Sequence[str] | None = None, *, ply: int = 0,
+                      timeout: float = 60.0) -> GnubgProtocol:
+    """Start GNU Backgammon (default: :func:`find_gnubg`) and set it up as a calculator.
 
-    def __enter__(self) -> GnubgEngine:
-        return self
+    ``-t -q -r`` are added to ``command`` when missing. ``timeout`` bounds every wait for an
+    answer. EngineError when the program is missing or is not gnubg.
+    """
+    if not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
+        raise ValueError(f"ply must be 0..{MAX_PLY}, got {ply!r}")
+    if command is None:
+        found = find_gnubg()
+        if found is None:
+            raise EngineError(NOT_FOUND)
+        argv = [found]
+    else:
+        argv = split_command(command)
+    argv += [flag for flag in _FLAGS if flag not in argv]
+    # The C locale keeps gnubg's messages in English and its decimal separator a dot.
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "LANGUAGE": "C"}
+    try:
+        transport = await LineTransport.popen(argv, name="GNU Backgammon", stderr=subprocess.STDOUT, env=env)
+    except EngineError as error:
+        raise EngineError(f"{NOT_FOUND} ({error})" if command is None else str(error)) from None
+    protocol = GnubgProtocol(transport, ply=ply, timeout=timeout)
+    try:
+        await protocol.initialize()
+    except BaseException:
+        await protocol.kill()
+        raise
+    return protocol
 
-    def __exit__(self, *exc: object) -> None:
-        self.quit()
 
-    def __del__(self) -> None:
-        try:
-            self.quit()
-        except Exception:  # noqa: BLE001 - never raise from a finaliser
-            pass
+class GnubgEngine(SimpleEngine):
+    """A running ``gnubg -t`` driven synchronously: ``play``, ``analyse`` and ``cube`` as
+    SimpleEngine has them. Calls are serialised, so one engine can be shared between threads.
+
+    >>> with GnubgEngine.popen(ply=0) as engine:  # doctest: +SKIP
+    ...     str(engine.play(Position(), (3, 1)).play)
+    '8/5 6/5'
+    """
+
+    protocol: GnubgProtocol
+
+    @classmethod
+    def popen(cls, command: str | Sequence[str] | None = None, *, ply: int = 0,
+              timeout: float = 60.0) -> GnubgEngine:
+        """Start GNU Backgammon; see :func:`popen_gnubg`."""
+        if not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
+            raise ValueError(f"ply must be 0..{MAX_PLY}, got {ply!r}")
+        return cls._start(lambda: popen_gnubg(command, ply=ply, timeout=timeout))
+
+    @property
+    def process(self) -> subprocess.Popen:
+        return self.protocol.process
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else f"pid={self.process.pid}"
-        return f"<GnubgEngine {self.id.get('name', 'GNU Backgammon')!r} ply={self._ply} ({state})>"
+        state = "closed" if self._closed else f"pid={self.protocol.transport.pid}"
+        return f"<GnubgEngine {self.id.get('name', 'GNU Backgammon')!r} ply={self.protocol.ply} ({state})>"
 
 
 def _cube_action(proper: str, offered: bool, info: Mapping[str, object]) -> str:

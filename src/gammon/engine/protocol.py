@@ -1,110 +1,143 @@
-"""The asyncio core of the engine client: one UBGI engine process, either dialect.
+"""The asyncio core of the engine client: one engine process behind one protocol.
 
-:func:`popen_ubgi` starts the engine and runs the handshake; the coroutines of
-:class:`UbgiProtocol` send one request at a time and read its reply, each within a
-timeout. Replies are checked: a ``bestmove`` must be a legal play of the position and
-roll (``*`` on hits tolerated), a ``bestcube`` one of the words allowed for the question.
+:class:`EngineProtocol` is what every protocol shares (its :class:`~gammon.engine.transport.LineTransport`,
+identity, settings, one request at a time); :class:`UbgiProtocol` speaks UBGI of either
+dialect, :class:`~gammon.engine.gnubg.GnubgProtocol` GNU Backgammon's text interface, as
+python-chess puts XBoard beside UCI. :func:`popen_ubgi` starts a UBGI engine and runs the
+handshake; each coroutine sends one request and reads its reply within a timeout. Replies are
+checked: a ``bestmove`` must be a legal play of the position and roll (``*`` on hits
+tolerated), a ``bestcube`` one of the words allowed for the question.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import time
 from collections.abc import Mapping, Sequence
 
-from ..evaluation import Hint, Probabilities
+from .. import ubgi
 from ..errors import (
     EngineCommandError,
     EngineError,
     EngineProtocolError,
-    EngineTerminatedError,
     EngineTimeoutError,
     GammonError,
     IllegalEngineMoveError,
     UnsupportedFeatureError,
 )
+from ..evaluation import CubeDecision, Hint, Probabilities
 from ..play import Play
 from ..position import Position
-from ..protocol import wire
-from ..protocol.wire import Option
 from ..state import GameState
-from .process import die_with_parent, split_command
-from .results import CubeResult, Limit, PlayResult, as_state, state_and_dice
+from ..ubgi import Option
+from .results import Limit, PlayResult, as_state, state_and_dice
+from .transport import LineTransport
 
 #: Seconds to wait for a reply when no limit says otherwise.
 DEFAULT_TIMEOUT = 30.0
 #: Seconds an engine may take from its start to ``ubgiok`` (loading a net, compiling), at least.
 STARTUP_TIMEOUT = 60.0
-#: Longest line accepted from an engine.
-MAX_LINE = 1 << 20
 
 
-class UbgiProtocol:
-    """A running UBGI engine; made by :func:`popen_ubgi`.
+class EngineProtocol:
+    """One running engine: its transport, ``id`` (``name``, ``author``, ``version``), ``options``
+    by name, ``dialect``, and a lock that lets one request through at a time."""
 
-    ``id`` holds the engine's ``id`` lines (``name``, ``author``, ``version``), ``options``
-    its settings by name, ``dialect`` ``"0.1"`` (``setoption``) or ``"0.2"`` (``set``).
-    """
+    dialect: str = ""
 
-    def __init__(self, process: asyncio.subprocess.Process, command: list[str], timeout: float) -> None:
-        self.process = process
-        self.command = command
+    def __init__(self, transport: LineTransport, timeout: float) -> None:
+        self.transport = transport
         self.timeout = timeout
         self.id: dict[str, str] = {}
         self.options: dict[str, Option] = {}
-        self.dialect = "0.1"
         self._lock = asyncio.Lock()
-        self._stale = False  # a reply timed out: its lines may still come, before the next answer
+
+    @property
+    def process(self):  # type: ignore[no-untyped-def]
+        """The engine's :class:`subprocess.Popen`."""
+        return self.transport.process
+
+    @property
+    def command(self) -> list[str]:
+        return [str(arg) for arg in self.transport.process.args]
 
     def __repr__(self) -> str:
-        return f"<UbgiProtocol {' '.join(self.command)!r} pid={self.process.pid} dialect={self.dialect}>"
+        return f"<{type(self).__name__} {' '.join(self.command)!r} pid={self.transport.pid} dialect={self.dialect}>"
+
+    def option_named(self, name: str) -> Option | None:
+        """An advertised option by its name, case-insensitively; v0.2 keys also by their last
+        part without underscores (``Ply`` finds ``engine.ply``, ``EvalMode`` ``engine.eval_mode``)."""
+        if name in self.options:
+            return self.options[name]
+        wanted = name.lower().replace("_", "")
+        for option in self.options.values():
+            short = option.name.lower().rsplit(".", 1)[-1].replace("_", "")
+            if option.name.lower() == name.lower() or short == wanted:
+                return option
+        return None
+
+    def _deadline(self, limit: Limit | None = None, timeout: float | None = None) -> float:
+        seconds = self.timeout if timeout is None else timeout
+        if limit is not None and limit.time is not None:
+            seconds += limit.time
+        return time.monotonic() + seconds
+
+    # -- what each protocol answers -------------------------------------------------------------
+    async def initialize(self) -> None:
+        raise NotImplementedError
+
+    async def ping(self) -> None:
+        raise NotImplementedError
+
+    async def configure(self, options: Mapping[str, object]) -> None:
+        raise NotImplementedError
+
+    async def play(self, position: GameState | Position, dice: tuple[int, int] | None = None,
+                   limit: Limit | None = None) -> PlayResult:
+        raise NotImplementedError
+
+    async def analyse(self, position: GameState | Position, dice: tuple[int, int] | None = None,
+                      multipv: int = 1, limit: Limit | None = None) -> list[Hint]:
+        raise NotImplementedError
+
+    async def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeDecision:
+        raise NotImplementedError
+
+    # -- the end --------------------------------------------------------------------------------
+    async def quit(self) -> None:
+        """``quit``, then make sure the process is gone."""
+        await self.transport.close(quit_line="quit")
+
+    async def kill(self) -> None:
+        await self.transport.kill()
+
+
+class UbgiProtocol(EngineProtocol):
+    """A running UBGI engine; made by :func:`popen_ubgi`. ``dialect`` is ``"0.1"``
+    (``setoption``) or ``"0.2"`` (``set``)."""
+
+    def __init__(self, transport: LineTransport, timeout: float) -> None:
+        super().__init__(transport, timeout)
+        self.dialect = "0.1"
+        self._stale = False  # a reply timed out: its lines may still come, before the next answer
 
     # -- lines ------------------------------------------------------------------------------
-    async def _send(self, line: str) -> None:
-        stdin = self.process.stdin
-        if stdin is None or stdin.is_closing() or self.process.returncode is not None:
-            raise EngineTerminatedError(f"engine {self.command[0]!r} has exited (code {self.process.returncode})")
-        stdin.write((line + "\n").encode())
-        try:
-            await stdin.drain()
-        except (BrokenPipeError, ConnectionResetError):
-            raise EngineTerminatedError(f"engine {self.command[0]!r} closed its input") from None
-
     async def _resync(self) -> None:
         """After a timeout: ``isready``, and drop every line before its ``readyok``."""
         if not self._stale:
             return
-        await self._send("isready")
+        self.transport.send("isready")
         deadline = self._deadline()
         while await self._read(deadline) != "readyok":
             pass
         self._stale = False
 
     async def _read(self, deadline: float) -> str:
-        loop = asyncio.get_running_loop()
-        stdout = self.process.stdout
-        assert stdout is not None
-        remaining = deadline - loop.time()
         try:
-            raw = await asyncio.wait_for(stdout.readline(), max(remaining, 0.001))
-        except asyncio.TimeoutError:
+            return (await self.transport.read_line(deadline)).strip()
+        except EngineTimeoutError:
             self._stale = True
-            raise EngineTimeoutError(f"engine {self.command[0]!r} did not answer in time") from None
-        except (ValueError, asyncio.LimitOverrunError):
-            raise EngineProtocolError(f"engine {self.command[0]!r} sent a line longer than {MAX_LINE} bytes") from None
-        if not raw:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.process.wait(), 1.0)
-            raise EngineTerminatedError(
-                f"engine {self.command[0]!r} exited (code {self.process.returncode})")
-        return raw.decode("utf-8", errors="replace").strip()
-
-    def _deadline(self, limit: Limit | None = None, timeout: float | None = None) -> float:
-        loop = asyncio.get_running_loop()
-        seconds = self.timeout if timeout is None else timeout
-        if limit is not None and limit.time is not None:
-            seconds += limit.time
-        return loop.time() + seconds
+            raise
 
     @staticmethod
     def _raise_error(line: str, command: str) -> None:
@@ -119,7 +152,7 @@ class UbgiProtocol:
     async def initialize(self) -> None:
         """``ubgi`` ... ``ubgiok``: identity, dialect and settings."""
         async with self._lock:
-            await self._send("ubgi")
+            self.transport.send("ubgi")
             deadline = self._deadline(timeout=max(self.timeout, STARTUP_TIMEOUT))
             while True:
                 line = await self._read(deadline)
@@ -134,7 +167,7 @@ class UbgiProtocol:
                     self.dialect = words[1] if len(words) > 1 else "0.2"
                 elif words[0] in ("option", "key"):
                     try:
-                        option = wire.parse_option_line(line) if words[0] == "option" else wire.parse_key_line(line)
+                        option = ubgi.parse_option_line(line) if words[0] == "option" else ubgi.parse_key_line(line)
                     except ValueError as error:
                         raise EngineProtocolError(f"engine sent a bad {words[0]} line: {error}") from None
                     self.options[option.name] = option
@@ -152,7 +185,7 @@ class UbgiProtocol:
     async def _sync(self, command: str) -> None:
         """Send ``isready`` and wait for ``readyok``; an ``error`` before it is ``command``'s."""
         await self._resync()
-        await self._send("isready")
+        self.transport.send("isready")
         deadline = self._deadline()
         while True:
             line = await self._read(deadline)
@@ -165,18 +198,6 @@ class UbgiProtocol:
             raise EngineProtocolError(f"unexpected reply {line[:80]!r} to {command!r}")
 
     # -- settings ---------------------------------------------------------------------------
-    def option_named(self, name: str) -> Option | None:
-        """An advertised option by its name, case-insensitively; v0.2 keys also by their last
-        part without underscores (``Ply`` finds ``engine.ply``, ``EvalMode`` ``engine.eval_mode``)."""
-        if name in self.options:
-            return self.options[name]
-        wanted = name.lower().replace("_", "")
-        for option in self.options.values():
-            short = option.name.lower().rsplit(".", 1)[-1].replace("_", "")
-            if option.name.lower() == name.lower() or short == wanted:
-                return option
-        return None
-
     async def configure(self, options: Mapping[str, object]) -> None:
         """Set each option (``setoption`` or ``set`` by dialect); EngineError for an unknown name or bad value."""
         async with self._lock:
@@ -191,7 +212,7 @@ class UbgiProtocol:
                     raise EngineError(str(error)) from None
                 command = (f"set {option.name} {text}" if self.dialect == "0.2"
                            else f"setoption name {option.name} value {text}")
-                await self._send(command)
+                self.transport.send(command)
                 await self._sync(command)
 
     # -- requests ---------------------------------------------------------------------------
@@ -199,12 +220,12 @@ class UbgiProtocol:
                   limit: Limit | None) -> tuple[str, list[dict[str, object]]]:
         """Send the position (and dice), ``go``; the answer line and the ``info`` lines before it."""
         await self._resync()
-        await self._send(wire.position_command(state.replace(dice=None)))
+        self.transport.send(ubgi.position_command(state.replace(dice=None)))
         if dice is not None:
-            await self._send(f"dice {dice[0]} {dice[1]}")
+            self.transport.send(f"dice {dice[0]} {dice[1]}")
         arguments = limit.go_arguments() if limit is not None else ""
         command = f"go role {role}" + (f" {arguments}" if arguments else "")
-        await self._send(command)
+        self.transport.send(command)
         deadline = self._deadline(limit)
         infos: list[dict[str, object]] = []
         answers = {"chequer": "bestmove", "cube": "bestcube", "turn": "bestturn"}
@@ -212,7 +233,7 @@ class UbgiProtocol:
             line = await self._read(deadline)
             word = line.split(maxsplit=1)[0] if line else ""
             if word == "info":
-                infos.append(wire.parse_info(line))
+                infos.append(ubgi.parse_info(line))
             elif word == answers[role]:
                 return line[len(word):].strip(), infos
             elif word == "error":
@@ -268,40 +289,25 @@ class UbgiProtocol:
                               float(loss), equity))
         return hints
 
-    async def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeResult:
-        """Double or not (side on roll), or take or drop when the state has a double pending."""
+    async def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeDecision:
+        """Double or not (side on roll), or take or drop when the state has a double pending;
+        the equities too when the engine's ``info`` gives them (``nd``, ``dt``, ``dp``)."""
         state = as_state(position)
         async with self._lock:
             text, infos = await self._go(state, None, "cube", limit)
-        action = text.split()[0] if text else ""
-        allowed = ("take", "drop") if state.double_offered else ("double", "nodouble")
-        if action == "pass" and state.double_offered:
-            action = "drop"
-        if action not in allowed:
-            raise EngineProtocolError(f"bestcube {text!r}: expected {' or '.join(allowed)}")
-        return CubeResult(action, dict(infos[-1]) if infos else {})
-
-    async def quit(self) -> None:
-        """``quit``, then make sure the process is gone."""
-        if self.process.returncode is None:
-            with contextlib.suppress(EngineError, OSError, RuntimeError):
-                await self._send("quit")
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.process.wait(), 2.0)
-        await self.kill()
-
-    async def kill(self) -> None:
-        if self.process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.process.kill()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.process.wait(), 5.0)
+        word = text.split()[0] if text else ""
+        if word == "pass" and state.double_offered:
+            word = "drop"
+        info = dict(infos[-1]) if infos else {}
+        try:
+            return CubeDecision.from_ubgi(word, offered=state.double_offered, info=info)
+        except ValueError as error:
+            raise EngineProtocolError(f"bestcube {text!r}: {error}") from None
 
 
 def _legal_play(state: GameState, dice: tuple[int, int], text: str) -> Play:
-    legal = state.position.legal_plays(*dice)
     try:
-        return wire.parse_play(text, legal)
+        return state.position.legal_plays(*dice).parse_ubgi(text)
     except GammonError as error:
         raise IllegalEngineMoveError(
             f"engine play {text!r} is not legal in {state.position.position_id()} with {dice[0]}-{dice[1]}: {error}"
@@ -324,17 +330,13 @@ def _probabilities(info: Mapping[str, object]) -> Probabilities:
 
 async def popen_ubgi(command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
                      **popen_args: object) -> UbgiProtocol:
-    """Start a UBGI engine and run its handshake; the engine dies with this process."""
-    argv = split_command(command)
-    try:
-        process = await asyncio.create_subprocess_exec(
-            *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=popen_args.pop("stderr", asyncio.subprocess.DEVNULL), limit=MAX_LINE,
-            preexec_fn=die_with_parent(), **popen_args,  # type: ignore[arg-type]
-        )
-    except OSError as error:
-        raise EngineError(f"cannot start engine {argv[0]!r}: {error.strerror or error}") from None
-    protocol = UbgiProtocol(process, argv, timeout)
+    """Start a UBGI engine and run its handshake; the engine dies with this process.
+
+    Keywords go to :meth:`LineTransport.popen <gammon.engine.transport.LineTransport.popen>`
+    (``stderr``, ``env``, ``cwd``).
+    """
+    transport = await LineTransport.popen(command, **popen_args)  # type: ignore[arg-type]
+    protocol = UbgiProtocol(transport, timeout)
     try:
         await protocol.initialize()
     except BaseException:

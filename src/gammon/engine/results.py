@@ -1,4 +1,8 @@
-"""What the engine client asks with and gets back: limits, plays, ranked plays, cube answers, options."""
+"""What the engine client asks with and gets back: the state asked about, limits, plays.
+
+Ranked plays and cube answers are the core's :class:`~gammon.evaluation.Hint` and
+:class:`~gammon.evaluation.CubeDecision`, whoever evaluates.
+"""
 
 from __future__ import annotations
 
@@ -66,22 +70,3 @@ class PlayResult:
 
     play: Play
     info: dict[str, object] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class CubeResult:
-    """The engine's cube answer: ``action`` is ``double``, ``nodouble``, ``take`` or ``drop``.
-
-    ``double`` is set for a decision before rolling, ``take`` when answering a double.
-    """
-
-    action: str
-    info: dict[str, object] = field(default_factory=dict)
-
-    @property
-    def double(self) -> bool | None:
-        return {"double": True, "nodouble": False}.get(self.action)
-
-    @property
-    def take(self) -> bool | None:
-        return {"take": True, "drop": False}.get(self.action)

@@ -1,32 +1,33 @@
 """The blocking face of the engine client: :class:`SimpleEngine`, as python-chess has it.
 
-An event loop runs in a background thread and owns the engine process; each method hands
-a coroutine of :class:`~gammon.engine.protocol.UbgiProtocol` to it and waits. Closing the
-engine (or leaving its ``with`` block, or the program ending) stops the process.
+A :class:`~gammon.engine.transport.BackgroundLoop` (an event loop in a daemon thread) owns
+the engine process; each method hands a coroutine of the engine's protocol
+(:class:`~gammon.engine.protocol.UbgiProtocol`, or GNU Backgammon's
+:class:`~gammon.engine.gnubg.GnubgProtocol`) to it and waits. Closing the engine (or
+leaving its ``with`` block, or the program ending) stops the process.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import threading
 import weakref
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
-from ..evaluation import Hint
-from ..errors import EngineError, EngineTerminatedError, EngineTimeoutError
+from ..errors import EngineTerminatedError
+from ..evaluation import CubeDecision, Hint
 from ..position import Position
-from ..protocol.wire import Option
 from ..state import GameState
-from .protocol import DEFAULT_TIMEOUT, UbgiProtocol, popen_ubgi
-from .results import CubeResult, Limit, PlayResult
+from ..ubgi import Option
+from .protocol import DEFAULT_TIMEOUT, EngineProtocol, popen_ubgi
+from .results import Limit, PlayResult
+from .transport import BackgroundLoop
 
 T = TypeVar("T")
 
 
 class SimpleEngine:
-    """A UBGI engine driven synchronously.
+    """An engine driven synchronously: a UBGI engine (:meth:`popen_ubgi`) or GNU Backgammon
+    (:meth:`popen_gnubg`), with the same methods.
 
     >>> from gammon import Position
     >>> with SimpleEngine.popen_ubgi("gammon engine --player pubeval") as engine:  # doctest: +SKIP
@@ -34,12 +35,21 @@ class SimpleEngine:
     Play(...)
     """
 
-    def __init__(self, protocol: UbgiProtocol, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    def __init__(self, protocol: EngineProtocol, background: BackgroundLoop) -> None:
         self.protocol = protocol
-        self._loop = loop
-        self._thread = thread
+        self._background = background
         self._closed = False
-        self._finalizer = weakref.finalize(self, _shutdown, protocol, loop, thread)
+        self._finalizer = weakref.finalize(self, _shutdown, protocol, background)
+
+    @classmethod
+    def _start(cls, start: Callable[[], Coroutine[Any, Any, EngineProtocol]], *args: Any) -> Any:
+        background = BackgroundLoop()
+        try:
+            protocol = background.run(start())
+        except BaseException:
+            background.close()
+            raise
+        return cls(protocol, background, *args)
 
     @classmethod
     def popen_ubgi(cls, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
@@ -49,40 +59,23 @@ class SimpleEngine:
         ``timeout`` bounds every reply (a ``Limit(time=...)`` adds its time to it); the handshake
         may take up to :data:`~gammon.engine.protocol.STARTUP_TIMEOUT` seconds, engines load at start.
         """
-        loop = asyncio.new_event_loop()
-        ready = threading.Event()
+        return cls._start(lambda: popen_ubgi(command, timeout=timeout, **popen_args))
 
-        def run() -> None:
-            asyncio.set_event_loop(loop)
-            loop.call_soon(ready.set)
-            loop.run_forever()
+    @classmethod
+    def popen_gnubg(cls, command: str | Sequence[str] | None = None, *, ply: int = 0,
+                    timeout: float = 60.0) -> SimpleEngine:
+        """Start GNU Backgammon's ``gnubg -t`` (default: :func:`~gammon.engine.gnubg.find_gnubg`)
+        and set it up as a calculator evaluating at ``ply``; see :mod:`gammon.engine.gnubg`."""
+        from .gnubg import popen_gnubg
 
-        thread = threading.Thread(target=run, name="gammon-engine-loop", daemon=True)
-        thread.start()
-        ready.wait()
-        future = asyncio.run_coroutine_threadsafe(popen_ubgi(command, timeout=timeout, **popen_args), loop)
-        try:
-            protocol = future.result()
-        except BaseException:
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join()
-            loop.close()
-            raise
-        return cls(protocol, loop, thread)
+        return cls._start(lambda: popen_gnubg(command, ply=ply, timeout=timeout))
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         if self._closed:
             coroutine.close()
             raise EngineTerminatedError("the engine has been closed")
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-        try:
-            # The coroutine has its own deadline; this is a safety net should the loop stall.
-            return future.result(timeout=self.protocol.timeout * 4 + 3600)
-        except EngineError:
-            raise  # (an EngineTimeoutError is a TimeoutError too: let it through as it is)
-        except concurrent.futures.TimeoutError:
-            future.cancel()
-            raise EngineTimeoutError("the engine's event loop did not answer") from None
+        # The coroutine has its own deadline; the loop's timeout is a safety net should it stall.
+        return self._background.run(coroutine, timeout=self.protocol.timeout * 4 + 3600)
 
     # -- what the engine says about itself ----------------------------------------------------
     @property
@@ -96,6 +89,15 @@ class SimpleEngine:
     @property
     def dialect(self) -> str:
         return self.protocol.dialect
+
+    @property
+    def timeout(self) -> float:
+        """Seconds every reply may take (a limit's time is added)."""
+        return self.protocol.timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float) -> None:
+        self.protocol.timeout = seconds
 
     # -- requests ---------------------------------------------------------------------------
     def ping(self) -> None:
@@ -112,7 +114,7 @@ class SimpleEngine:
                 limit: Limit | None = None) -> list[Hint]:
         return self._run(self.protocol.analyse(position, dice, multipv, limit))
 
-    def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeResult:
+    def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeDecision:
         return self._run(self.protocol.cube(position, limit))
 
     # -- the end ----------------------------------------------------------------------------
@@ -133,21 +135,17 @@ class SimpleEngine:
 
     def __repr__(self) -> str:
         name = self.id.get("name", " ".join(self.protocol.command))
-        state = "closed" if self._closed else f"pid={self.protocol.process.pid}"
-        return f"<SimpleEngine {name!r} ({state})>"
+        state = "closed" if self._closed else f"pid={self.protocol.transport.pid}"
+        return f"<{type(self).__name__} {name!r} ({state})>"
 
 
-def _shutdown(protocol: UbgiProtocol, loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+def _shutdown(protocol: EngineProtocol, background: BackgroundLoop) -> None:
     """Quit the engine and stop its loop (also run when a SimpleEngine is garbage-collected)."""
-    if loop.is_closed():
+    if background.loop.is_closed():
         return
-    if thread.is_alive():
-        future = asyncio.run_coroutine_threadsafe(protocol.quit(), loop)
+    if background.thread.is_alive():
         try:
-            future.result(timeout=10)
+            background.run(protocol.quit(), timeout=10)
         except Exception:  # the process is killed by quit() whatever it says
             pass
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(timeout=10)
-    if not loop.is_running():
-        loop.close()
+    background.close()

@@ -1,4 +1,4 @@
-"""UBGI's lines: round trips of settings, and parsers that fail clearly on anything an engine may print."""
+"""UBGI's lines (gammon.ubgi): round trips of settings, and parsers that fail clearly on anything an engine may print."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from gammon import Position
 from gammon.engine import EngineError, SimpleEngine
 from gammon.errors import GammonError
-from gammon.protocol import wire
-from gammon.protocol.wire import Option
+from gammon import ubgi
+from gammon.ubgi import Option
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,15}", fullmatch=True)
 words = st.from_regex(r"[A-Za-z0-9_.-]{1,10}", fullmatch=True)
@@ -35,8 +35,8 @@ def options(draw: st.DrawFn) -> Option:
 
 @given(options())
 def test_option_and_key_lines_round_trip(option: Option) -> None:
-    assert wire.parse_option_line(wire.format_option_line(option)) == option
-    key = wire.parse_key_line(wire.format_key_line(option))
+    assert ubgi.parse_option_line(ubgi.format_option_line(option)) == option
+    key = ubgi.parse_key_line(ubgi.format_key_line(option))
     assert key.name == option.name and key.default == option.default
     assert (key.min, key.max) == (option.min, option.max)
     if option.type == "combo":
@@ -46,13 +46,13 @@ def test_option_and_key_lines_round_trip(option: Option) -> None:
 
 @given(st.text(max_size=200))
 def test_info_lines_always_parse(text: str) -> None:
-    info = wire.parse_info("info " + text)
+    info = ubgi.parse_info("info " + text)
     assert isinstance(info, dict)
 
 
 @given(st.text(max_size=120))
 def test_option_and_key_parsers_fail_with_value_error_only(text: str) -> None:
-    for parse, prefix in ((wire.parse_option_line, "option "), (wire.parse_key_line, "key ")):
+    for parse, prefix in ((ubgi.parse_option_line, "option "), (ubgi.parse_key_line, "key ")):
         for line in (text, prefix + text):
             try:
                 parse(line)
@@ -64,14 +64,14 @@ def test_option_and_key_parsers_fail_with_value_error_only(text: str) -> None:
 def test_engine_plays_are_legal_or_rejected_clearly(text: str) -> None:
     legal = Position().legal_plays(3, 1)
     try:
-        play = wire.parse_play(text, legal)
+        play = legal.parse_ubgi(text)
     except GammonError:
         return
     assert play in legal
 
 
 def test_error_lines_stay_one_short_line() -> None:
-    line = wire.error_line(wire.ErrorCode.BAD_ARGUMENT, "x\ny " * 1000)
+    line = ubgi.error_line(ubgi.ErrorCode.BAD_ARGUMENT, "x\ny " * 1000)
     assert "\n" not in line and len(line) <= 260 and line.startswith("error bad_argument x y")
 
 

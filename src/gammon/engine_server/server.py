@@ -3,8 +3,12 @@
 One thread reads commands; a search runs in a worker thread, so ``stop`` and ``isready``
 are answered while it thinks. Searches deepen one ply at a time and stream an ``info``
 line per completed depth; ``stop`` (or the end of ``movetime``) answers at once with the
-deepest result so far. Every bad command gets an ``error`` line and the engine carries on;
-only ``quit`` or the end of its input ends it.
+deepest result so far. An external engine (GNU Backgammon, another UBGI engine) answers each
+request in one piece and cannot be stopped: gammon's own 0-ply answer stands by, and its
+shallow result once it has one, so ``stop`` and ``movetime`` answer at once for it too; its
+late answer is waited for before the next command (``isready`` answers once it is idle).
+Every bad command gets an ``error`` line and the engine carries on; only ``quit`` or the end
+of its input ends it.
 
 Both dialects are understood: v0.1's ``setoption name N value V`` and v0.2's
 ``set KEY VALUE`` / ``get KEY`` / ``keys`` name the same settings (:data:`SETTINGS`).
@@ -23,14 +27,14 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from .. import __name__ as _package
-from ..evaluation import Hint
+from ..evaluation import CubeDecision, Hint
 from ..players import LEVELS, parse_player
 from ..bots.search import MAX_PLY
 from ..errors import EngineCommandError, GammonError
 from ..position import Color, Position
 from ..state import GameState, GameStatus
-from .backends import Backend, CubeAnswer, StopSignal, backend_for
-from .wire import ErrorCode, Option, error_line, format_key_line, format_number, format_option_line, format_play
+from ..ubgi import ErrorCode, Option, error_line, format_key_line, format_number, format_option_line
+from .backends import Backend, LocalBackend, StopSignal, backend_for, standby_backend
 
 ENGINE_NAME = "gammon"
 AUTHOR = "gammon developers"
@@ -92,8 +96,13 @@ _BY_NAME = {s.name.lower(): s for s in SETTINGS} | {s.key: s for s in SETTINGS}
 
 
 @dataclass
-class Search:
-    """One ``go`` in flight: its thread, its stop signal, and whether it has been answered."""
+class SearchJob:
+    """One ``go`` in flight: its thread, its stop signal, the best answer so far, and whether
+    it has been answered.
+
+    ``move`` and ``cube`` are the deepest results so far (UBGI words); ``standby_move`` and
+    ``standby_cube`` gammon's own quick answer, ready for an external engine that cannot stop.
+    """
 
     role: str
     stop: StopSignal
@@ -101,8 +110,21 @@ class Search:
     thread: threading.Thread | None = None
     answered: bool = False
     done: threading.Event = field(default_factory=threading.Event)
-    best: Callable[[], str | None] = lambda: None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    move: str | None = None
+    cube: str | None = None
+    standby_move: str | None = None
+    standby_cube: str | None = None
+
+    def best(self) -> str | None:
+        """The answer line ``stop`` would send now, or None while nothing is ready."""
+        move = self.move or self.standby_move
+        cube = self.cube or self.standby_cube
+        if self.role == "chequer":
+            return None if move is None else f"bestmove {move}"
+        if self.role == "cube":
+            return None if cube is None else f"bestcube {cube}"
+        return None if move is None or cube is None else f"bestturn cube={cube} move={move}"
 
 
 class UbgiEngine:
@@ -115,12 +137,13 @@ class UbgiEngine:
         self.values: dict[str, str] = {s.name: s.option.default or "" for s in SETTINGS}
         self._backend: Backend | None = None
         self._backend_lock = threading.Lock()
+        self._standby: LocalBackend | None = None
         self._set_player(player, explicit_ply=ply)
         # The game as the interface has described it: rules, score, cube, turn and, once a
         # position command has come (``positioned``), the position and dice.
         self.game = GameState()
         self.positioned = False
-        self.search: Search | None = None
+        self.search: SearchJob | None = None
         self._go_count = 0  # gos started
         self._gos_read = 0  # gos read (some may wait in the queue)
         self._stop_up_to = 0  # every go up to this number has been told to stop
@@ -256,7 +279,9 @@ class UbgiEngine:
             if search is not None:
                 search.done.wait()
                 if search.thread is not None:
-                    search.thread.join()  # a stopped search ends within a fraction of a second
+                    # A stopped search of gammon's ends within a fraction of a second; an external
+                    # engine's request runs to its end, and its late answer is dropped here.
+                    search.thread.join()
             if line is None:
                 return
             if self.running:
@@ -476,7 +501,7 @@ class UbgiEngine:
         stop = StopSignal()
         if self._go_count <= self._stop_up_to:
             stop.set()  # a stop arrived while this go waited: answer after the first depth
-        search = Search(role, stop, self._go_count)
+        search = SearchJob(role, stop, self._go_count)
         self.search = search
         if role in ("chequer", "turn"):
             self.game = state.replace(dice=None)  # each go uses up the dice
@@ -489,12 +514,13 @@ class UbgiEngine:
             timer.start()
 
     def _join_search(self) -> None:
-        """Wait for a search answered early (by stop) to finish its depth: the player is not shared."""
+        """Wait for a search answered early (by stop) to finish its depth, or an external engine
+        its request: neither the player nor the engine is shared."""
         previous = self.search
         if previous is not None and previous.thread is not None:
             previous.thread.join()
 
-    def _make_search(self, search: Search, backend: Backend, state: GameState, role: str, depth: int):
+    def _make_search(self, search: SearchJob, backend: Backend, state: GameState, role: str, depth: int):
         seed = int(self.values["Seed"])
         deterministic = self.values["Deterministic"] == "true"
         multipv, cubeful = self.multipv, self.cubeful
@@ -504,6 +530,8 @@ class UbgiEngine:
             start = time.perf_counter()
             try:
                 backend.reseed(seed, state, deterministic, number)
+                if not backend.stoppable:
+                    self._stand_by(search, state, cubeful)
                 if role == "cube":
                     self._search_cube(search, backend, state, depth, cubeful, start)
                 else:
@@ -517,66 +545,81 @@ class UbgiEngine:
 
         return run
 
-    def _search_play(self, search: Search, backend: Backend, state: GameState, role: str, depth: int,
+    def _stand_by(self, search: SearchJob, state: GameState, cubeful: bool) -> None:
+        """Before asking an engine that cannot stop: gammon's own 0-ply answer, ready for a
+        ``stop`` (or the end of ``movetime``) that comes first, and given at once if one has."""
+        if self._standby is None:
+            self._standby = standby_backend()
+        quiet = StopSignal()
+        if search.role != "cube":
+            hints = self._standby.analyse(state, 0, 1, cubeful, quiet, lambda ply, hints, choice: None)
+            search.standby_move = hints[0].play.ubgi()
+        if search.role != "chequer":
+            search.standby_cube = self._standby.cube(state, 0, cubeful, quiet).ubgi()
+        if search.stop.is_set():
+            self._finish_early(search)
+
+    def _search_play(self, search: SearchJob, backend: Backend, state: GameState, role: str, depth: int,
                      multipv: int, cubeful: bool, start: float) -> None:
-        cube_word = ""
         if role == "turn":
-            answer = backend.cube(state, depth, cubeful, search.stop)
-            self._send_cube_info(answer, depth, start)
-            cube_word = "double" if answer.action == "double" else "nodouble"
-        chosen: list[str] = []
-
-        def best() -> str | None:
-            if not chosen:
-                return None
-            return f"bestturn cube={cube_word} move={chosen[-1]}" if role == "turn" else f"bestmove {chosen[-1]}"
-
-        search.best = best
+            decision = backend.cube(state, depth, cubeful, search.stop)
+            self._send_cube_info(search, decision, depth, start)
+            search.cube = decision.ubgi()
 
         def report(ply: int, hints: list[Hint], choice: int) -> None:
-            if search.answered:
-                return  # stop or movetime has answered: nothing may follow the answer
-            chosen.append(format_play(hints[choice].play))
-            top = hints[0]
-            elapsed = int(1000 * (time.perf_counter() - start))
-            self.send(f"info role chequer depth {ply} time_ms {elapsed} " + _hint_values(top) + f" pv {chosen[-1]}")
+            with search.lock:
+                if search.answered:
+                    return  # stop or movetime has answered: nothing may follow the answer
+                search.move = hints[choice].play.ubgi()
+                elapsed = int(1000 * (time.perf_counter() - start))
+                self.send(f"info role chequer depth {ply} time_ms {elapsed} {_hint_values(hints[0])} pv {search.move}")
 
         hints = backend.analyse(state, depth, max(multipv, 1), cubeful, search.stop, report)
-        if not search.answered and multipv > 1 and hints:
-            for hint in hints[:multipv]:
-                self.send(f"info multipv {hint.rank} depth {hint.ply} {_hint_values(hint)} pv {format_play(hint.play)}")
-        self._answer(search, best())
+        if multipv > 1 and hints:
+            with search.lock:
+                for hint in hints[:multipv] if not search.answered else []:
+                    self.send(f"info multipv {hint.rank} depth {hint.ply} {_hint_values(hint)} pv {hint.play.ubgi()}")
+        self._answer(search, search.best())
 
-    def _search_cube(self, search: Search, backend: Backend, state: GameState, depth: int, cubeful: bool,
+    def _search_cube(self, search: SearchJob, backend: Backend, state: GameState, depth: int, cubeful: bool,
                      start: float) -> None:
-        answer = backend.cube(state, depth, cubeful, search.stop)
-        self._send_cube_info(answer, depth, start)
-        self._answer(search, f"bestcube {answer.action}")
+        decision = backend.cube(state, depth, cubeful, search.stop)
+        self._send_cube_info(search, decision, depth, start)
+        search.cube = decision.ubgi()
+        self._answer(search, search.best())
 
-    def _send_cube_info(self, answer: CubeAnswer, depth: int, start: float) -> None:
+    def _send_cube_info(self, search: SearchJob, decision: CubeDecision, depth: int, start: float) -> None:
         elapsed = int(1000 * (time.perf_counter() - start))
-        parts = [f"info role cube depth {answer.depth if answer.depth is not None else depth} time_ms {elapsed}"]
+        parts = [f"info role cube depth {decision.depth if decision.depth is not None else depth} time_ms {elapsed}"]
+        values = {key: decision.info[key] for key in ("eq", "mwc") if isinstance(decision.info.get(key), (int, float))}
+        values.update((key, value) for key, value in (("nd", decision.no_double), ("dt", decision.double_take),
+                                                      ("dp", decision.double_pass)) if value is not None)
         for key in ("eq", "mwc", "nd", "dt", "dp"):
-            if key in answer.info:
-                parts.append(f"{key} {format_number(float(answer.info[key]))}")
-        self.send(" ".join(parts))
+            if key in values:
+                parts.append(f"{key} {format_number(float(values[key]))}")  # type: ignore[arg-type]
+        with search.lock:
+            if not search.answered:
+                self.send(" ".join(parts))
 
-    def _answer(self, search: Search, line: str | None) -> None:
+    def _answer(self, search: SearchJob, line: str | None) -> None:
         """Send a search's one answer, unless ``stop`` or ``movetime`` has already sent it."""
         with search.lock:
             if search.answered:
                 return
             search.answered = True
-        self.send(line or error_line(ErrorCode.BAD_ARGUMENT, "the search found no answer"))
+            self.send(line or error_line(ErrorCode.BAD_ARGUMENT, "the search found no answer"))
         search.done.set()
 
-    def _finish_early(self, search: Search) -> None:
+    def _finish_early(self, search: SearchJob) -> None:
         """``stop`` or the end of ``movetime``: answer now with the best so far, if there is one."""
         search.stop.set()
-        line = search.best()
-        if line is not None:
-            self._answer(search, line)
-        # Otherwise the first depth is still running: it answers as soon as it is done.
+        with search.lock:
+            line = None if search.answered else search.best()
+            if line is None:
+                return  # answered already, or the first depth is still running: it answers once done
+            search.answered = True
+            self.send(line)
+        search.done.set()
 
     def cmd_stop(self, args: list[str]) -> None:
         search = self.search

@@ -1,28 +1,31 @@
 """What answers ``gammon engine``'s searches: gammon's own players, or an external engine.
 
-:class:`LocalBackend` runs a :class:`~gammon.bots.Bot`, deepening one ply at a
-time so that ``stop`` finds an answer ready; :class:`EngineBackend` forwards to an engine
-client (GNU Backgammon's adapter, or any UBGI engine), which answers in one piece.
+:class:`LocalBackend` runs a :class:`~gammon.bots.Bot`, deepening one ply at a time so that
+``stop`` finds an answer ready and interrupts the depth in progress. :class:`EngineBackend`
+forwards to an engine client (GNU Backgammon's adapter, or any UBGI engine), whose every
+request is answered in one piece and cannot be stopped: it asks at 0 ply first, then at
+the full depth, and the server keeps gammon's own 0-ply answer (:func:`standby_backend`)
+ready until the first result comes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from ..evaluation import Hint, Response
-from ..bots import Bot
+from ..bots import Bot, PubevalEvaluator
 from ..players import load_player, parse_player
 from ..bots.search import SearchInterrupted
 from ..cube.context import CubeContext
 from ..players.engine import has_option, open_engine
 from ..engine.results import Limit
 from ..errors import UnsupportedFeatureError
+from ..evaluation import CubeDecision, Hint
 from ..state import GameState
 
 #: ``report(ply, hints, choice)``: a completed depth, its ranked plays and the index of the chosen one.
@@ -33,22 +36,16 @@ class StopSignal(threading.Event):
     """Set by ``stop`` (or the end of ``movetime``): finish after the current depth."""
 
 
-@dataclass(frozen=True, slots=True)
-class CubeAnswer:
-    """``action`` is double, nodouble, take or drop; ``info`` the equities behind it."""
-
-    action: str
-    info: dict[str, float] = field(default_factory=dict)
-    depth: int | None = None
-
-
 class Backend(Protocol):
+    #: Whether ``stop`` ends its searches (gammon's own) or not (an external engine's requests).
+    stoppable: bool
+
     def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None: ...
 
     def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
                 report: Report) -> list[Hint]: ...
 
-    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer: ...
+    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeDecision: ...
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]: ...
 
@@ -59,6 +56,8 @@ class Backend(Protocol):
 
 class LocalBackend:
     """One of gammon's players (``nn``, ``pubeval:1:advanced``, ...)."""
+
+    stoppable = True
 
     def __init__(self, player: Bot) -> None:
         self.player = player
@@ -95,8 +94,9 @@ class LocalBackend:
                 break
         return hints
 
-    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer:
-        """The decision at the deepest ply reached before ``stop`` (0 ply always completes)."""
+    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeDecision:
+        """The decision at the deepest ply reached before ``stop`` (0 ply always completes), as
+        the answer to the question the state asks (``offered``: take or drop)."""
         context = CubeContext.from_state(state)
         board = state.position.array()
         search = self.player.search
@@ -111,16 +111,14 @@ class LocalBackend:
                 break
             finally:
                 search.interrupt = None
-        info = {"nd": decision.no_double, "dt": decision.double_take, "dp": decision.double_pass}
+        assert decision.double_take is not None and decision.double_pass is not None
         if state.double_offered:
-            action = "drop" if decision.response is Response.PASS else "take"
-            info["eq"] = -min(decision.double_take, decision.double_pass)  # the taker's view
+            info: dict[str, object] = {"eq": -min(decision.double_take, decision.double_pass)}  # the taker's view
         else:
-            action = "double" if decision.double and context.can_double else "nodouble"
-            info["eq"] = decision.best
+            info = {"eq": decision.best}
         if decision.mwc is not None:
             info["mwc"] = decision.mwc[1 if decision.double else 0]
-        return CubeAnswer(action, info, reached)
+        return dataclasses.replace(decision, offered=state.double_offered, depth=reached, info=info)
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
         context = CubeContext.from_state(state)
@@ -143,7 +141,13 @@ class LocalBackend:
 
 
 class EngineBackend:
-    """An external engine behind gammon's client API (GNU Backgammon's adapter, a UBGI engine)."""
+    """An external engine behind gammon's client API (GNU Backgammon's adapter, a UBGI engine).
+
+    Its requests cannot be stopped, so a search asks at 0 ply first (quick), then, unless
+    ``stop`` has come meanwhile, at the full depth.
+    """
+
+    stoppable = False
 
     def __init__(self, engine: object) -> None:
         self.engine = engine
@@ -162,15 +166,20 @@ class EngineBackend:
         if mode != self._mode and has_option(self.engine, "EvalMode"):
             self.engine.configure({"EvalMode": mode})
         self._mode = mode
-        hints = self.engine.analyse(state, state.dice, multipv=multipv, limit=Limit(depth=depth))
-        if hints:
+        hints: list[Hint] = []
+        for ply in sorted({0, depth}):
+            if ply and stop.is_set():
+                break
+            hints = self.engine.analyse(state, state.dice, multipv=multipv, limit=Limit(depth=ply))
+            if not hints:
+                break
             report(hints[0].ply, hints, 0)
+            if len(state.position.legal_plays(*state.dice)) == 1:
+                break  # a forced play: nothing deeper to ask
         return hints
 
-    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeAnswer:
-        result = self.engine.cube(state, Limit(depth=depth))
-        info = {k: float(v) for k, v in result.info.items() if isinstance(v, (int, float))}
-        return CubeAnswer(result.action, info, None)
+    def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeDecision:
+        return self.engine.cube(state, Limit(depth=depth))
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
         raise UnsupportedFeatureError("unsupported_feature", "eval is not available from an external engine")
@@ -191,3 +200,9 @@ def backend_for(name: str, ply: int) -> Backend:
     if spec.external:
         return EngineBackend(open_engine(spec))
     return LocalBackend(load_player(spec))
+
+
+def standby_backend() -> LocalBackend:
+    """gammon's quickest player (pubeval, 0 ply, no tables to load): the answer that stands by
+    while an external engine, which cannot stop, works on its own."""
+    return LocalBackend(Bot(PubevalEvaluator(), name="pubeval"))
