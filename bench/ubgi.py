@@ -1,11 +1,14 @@
 """What the engine protocol costs: plays through UBGI (a real `gammon engine` process) against
-the same player in process, and GNU Backgammon's adapter at 0, 1 and 2 ply.
+the same player in process, GNU Backgammon's adapter at 0, 1 and 2 ply, and how promptly
+`gammon engine` answers `go movetime` at its deepest setting (its own player, and GNU
+Backgammon behind it, which cannot stop).
 
     python bench/ubgi.py [--positions 200] [--seed 1]
 
 Prints one row per player: start-up (process start to ``ubgiok``), ms per play through the
-protocol, ms per play in process, and the overhead. The positions come from random games
-(seeded), each with a random roll.
+protocol, ms per play in process, and the overhead; then, per engine, the wall time of
+``go movetime 200`` answers. The positions come from random games (seeded), each with a
+random roll.
 """
 
 from __future__ import annotations
@@ -17,8 +20,12 @@ import time
 
 from gammon import GameState, Position
 from gammon.players import load_player
-from gammon.engine import SimpleEngine
-from gammon.engine.process import find_gnubg
+from gammon.engine import Limit, SimpleEngine
+from gammon.engine.gnubg import GnubgEngine, find_gnubg
+
+#: The movetime asked for, and the positions asked about, in the movetime rows.
+MOVETIME_S = 0.2
+MOVETIME_POSITIONS = 20
 
 
 def positions(count: int, seed: int) -> list[tuple[GameState, tuple[int, int]]]:
@@ -72,17 +79,27 @@ def main() -> int:
             remote = through_engine(engine, sample)
         local = in_process(f"{name}:{ply}", sample)
         print(f"{name + ':' + str(ply):<12} {startup:>8.2f} {remote:>9.2f} {local:>11.2f} {remote - local:>12.2f}")
-    if find_gnubg() is None:
+    gnubg = find_gnubg() is not None
+    if gnubg:
+        for ply in (0, 1, 2):
+            started = time.perf_counter()
+            with GnubgEngine.popen(ply=ply) as engine:
+                startup = time.perf_counter() - started
+                remote = through_engine(engine, sample)
+            print(f"{'gnubg:' + str(ply):<12} {startup:>8.2f} {remote:>9.2f} {'':>11} {'':>12}")
+    else:
         print("GNU Backgammon not installed: gnubg rows skipped (apt-get install gnubg)")
-        return 0
-    from gammon.engine.gnubg import GnubgEngine
-
-    for ply in (0, 1, 2):
-        started = time.perf_counter()
-        with GnubgEngine.popen(ply=ply) as engine:
-            startup = time.perf_counter() - started
-            remote = through_engine(engine, sample)
-        print(f"{'gnubg:' + str(ply):<12} {startup:>8.2f} {remote:>9.2f} {'':>11} {'':>12}")
+    print(f"go movetime {MOVETIME_S * 1000:.0f} at Ply 3, {MOVETIME_POSITIONS} positions: ms to the answer")
+    for player in ("nn", "gnubg:0") if gnubg else ("nn",):
+        command = [sys.executable, "-m", "gammon", "engine", "--player", player, "--ply", "3"]
+        with SimpleEngine.popen_ubgi(command, timeout=120) as engine:
+            engine.ping()
+            times = []
+            for state, dice in sample[:MOVETIME_POSITIONS]:
+                started = time.perf_counter()
+                engine.play(state, dice, Limit(time=MOVETIME_S))
+                times.append(1000 * (time.perf_counter() - started))
+        print(f"{player:<12} mean {sum(times) / len(times):>7.0f}   max {max(times):>7.0f}")
     return 0
 
 
