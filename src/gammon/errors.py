@@ -61,6 +61,19 @@ class BearoffTableError(GammonError):
     """A bear-off table file that is missing, damaged, of another format or of the wrong shape."""
 
 
+class TableFolderError(BearoffTableError):
+    """A folder where bear-off tables cannot be written: read-only, a file in its place, a full disk."""
+
+    def __init__(self, folder: object, reason: str, advice: str = "use a writable folder") -> None:
+        self.folder = folder
+        self.reason = reason
+        super().__init__(f"{folder}: cannot write bear-off tables there ({reason}); {advice}")
+
+
+class NetworkFileError(GammonError, ValueError):
+    """A weights file that is missing, corrupt, or made for another format or encoding."""
+
+
 class BearoffCoverageError(GammonError, ValueError):
     """A position that the loaded bear-off tables do not cover (checkers outside their points, ...)."""
 

@@ -24,6 +24,7 @@ import enum
 import hashlib
 import mmap
 import os
+import stat
 import struct
 import tempfile
 from collections.abc import Mapping
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BearoffTableError
+from ..errors import BearoffTableError, TableFolderError
 
 MAGIC = b"GAMMONBO"
 FORMAT_VERSION = 1
@@ -75,10 +76,49 @@ def _align(n: int) -> int:
     return (n + _ALIGN - 1) // _ALIGN * _ALIGN
 
 
+def _describe(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def special_file(path: Path) -> str | None:
+    """What ``path`` is when it exists but is no regular file (``"a folder"``, ``"a named pipe"``), else None.
+
+    Such a path is refused, never opened for reading (a pipe would block) and never deleted.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else _describe(mode)
+
+
+def _refuse_special(path: Path, what: str) -> None:
+    kind = special_file(path)
+    if kind is not None:
+        raise BearoffTableError(f"{path}: {kind}, not {what}; move it out of the way")
+
+
+def _cannot_write(path: Path, error: OSError) -> TableFolderError:
+    return TableFolderError(path.parent, error.strerror or str(error))
+
+
 def write_table(path: Path, header: TableHeader, sections: Mapping[str, np.ndarray]) -> None:
     """Write a table atomically: a temporary file in the same folder, fsync, then rename."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _refuse_special(path, "a bear-off table file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        raise _cannot_write(path, error) from None
     directory_size = _ENTRY.size * len(sections)
     offset = _align(_HEADER_SIZE + directory_size)
     entries = []
@@ -103,7 +143,6 @@ def write_table(path: Path, header: TableHeader, sections: Mapping[str, np.ndarr
         payload_size,
     )
     digest = hashlib.sha256(fields)
-    handle, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(b"\0" * _HEADER_SIZE)
@@ -129,8 +168,10 @@ def write_table(path: Path, header: TableHeader, sections: Mapping[str, np.ndarr
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)  # mkstemp's 0600 is for secrets; a table is not one
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _cannot_write(path, error) from None
         raise
 
 
@@ -161,15 +202,25 @@ def read_table(
     """Open and check a table file; raise :class:`BearoffTableError` naming what is wrong."""
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size < _HEADER_SIZE:
-                raise BearoffTableError(f"{path}: {size} bytes is too short for a gammon bear-off table")
-            mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        # Non-blocking, so that a named pipe in the table's place is refused instead of waited on.
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise BearoffTableError(f"{path}: no such bear-off table") from None
     except OSError as error:
-        raise BearoffTableError(f"{path}: cannot read: {error.strerror}") from None
+        _refuse_special(path, "a bear-off table file")
+        raise BearoffTableError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            raise BearoffTableError(f"{path}: {_describe(info.st_mode)}, not a bear-off table file; move it out of the way")
+        size = info.st_size
+        if size < _HEADER_SIZE:
+            raise BearoffTableError(f"{path}: {size} bytes is too short for a gammon bear-off table")
+        mapping = mmap.mmap(handle, 0, access=mmap.ACCESS_READ)
+    except OSError as error:
+        raise BearoffTableError(f"{path}: cannot read: {error.strerror or error}") from None
+    finally:
+        os.close(handle)
     raw = mapping[: _HEADER.size]
     magic, version, kind_value, file_points, file_checkers, flags, positions, count, _, payload_size = _HEADER.unpack(
         raw
@@ -206,9 +257,11 @@ def read_table(
             raise BearoffTableError(f"{path}: section directory runs past the end of the file")
         name, dtype_text, offset, elements, _ = _ENTRY.unpack(mapping[start : start + _ENTRY.size])
         try:
-            dtype = np.dtype(dtype_text.rstrip(b"\0").decode())
-        except (TypeError, UnicodeDecodeError):
-            raise BearoffTableError(f"{path}: section {k} has a bad type {dtype_text!r}") from None
+            dtype = np.dtype(dtype_text.rstrip(b"\0").decode("ascii"))
+        except (TypeError, ValueError, SyntaxError):  # numpy parses some type strings as Python
+            dtype = None
+        if dtype is None or dtype.kind not in "biuf":  # tables hold plain numbers only
+            raise BearoffTableError(f"{path}: section {k} has a bad type {dtype_text!r}")
         label = name.rstrip(b"\0").decode(errors="replace")
         if offset % _ALIGN or offset + elements * dtype.itemsize > size:
             raise BearoffTableError(f"{path}: section {label!r} lies outside the file")
@@ -238,6 +291,22 @@ class PartialBuild:
         self._identity = (kind, points, checkers)
         self.steps = 0
         fresh = True
+        _refuse_special(self.path, "a partial bear-off build")
+        try:
+            fresh = self._open(kind, points, checkers, offset)
+        except OSError as error:
+            raise _cannot_write(self.path, error) from None
+        self.arrays = {
+            name: np.frombuffer(self._mapping, np.dtype(dtype), int(np.prod(shape)), start).reshape(shape)
+            for name, (start, shape, dtype) in layout.items()
+        }
+        self.resumed = not fresh
+        if fresh:
+            self.checkpoint(0)
+
+    def _open(self, kind: Kind, points: int, checkers: int, offset: int) -> bool:
+        """Map the partial file, resuming it when it is one of this build; True when started afresh."""
+        fresh = True
         if self.path.exists():
             with open(self.path, "rb") as handle:
                 head = handle.read(_PARTIAL.size)
@@ -259,13 +328,7 @@ class PartialBuild:
                 handle.truncate(offset)
         self._file = open(self.path, "r+b")
         self._mapping = mmap.mmap(self._file.fileno(), offset)
-        self.arrays = {
-            name: np.frombuffer(self._mapping, np.dtype(dtype), int(np.prod(shape)), start).reshape(shape)
-            for name, (start, shape, dtype) in layout.items()
-        }
-        self.resumed = not fresh
-        if fresh:
-            self.checkpoint(0)
+        return fresh
 
     def checkpoint(self, steps: int) -> None:
         """Record ``steps`` as done, after the data they produced is on disk."""

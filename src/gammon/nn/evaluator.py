@@ -37,7 +37,14 @@ def _load(path: str) -> Network:
 
 def load_network(path: str | Path | None = None) -> Network:
     """The network of a weights file (default: :func:`default_weights_path`), cached per path."""
-    return _load(str(path if path is not None else default_weights_path()))
+    if path is not None:
+        return _load(str(path))
+    try:
+        return _load(str(default_weights_path()))
+    except NetworkFileError as error:
+        if os.environ.get(ENVIRONMENT):
+            raise NetworkFileError(f"{error}; it is named by {ENVIRONMENT}: fix it, or unset it for the shipped weights") from None
+        raise
 
 
 class NNEvaluator(Evaluator):

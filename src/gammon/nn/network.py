@@ -9,7 +9,9 @@ win, a backgammon never a gammon) before anyone sees them.
 
 Files are ``.npz`` archives: the weight arrays plus ``meta``, a JSON header with the format
 version, the feature encoding's version and the shapes, so a stale or foreign file is
-refused with :class:`NetworkFileError` instead of being misread.
+refused with :class:`NetworkFileError` instead of being misread. Whatever is wrong with a
+file (damaged bytes, a folder or a pipe in its place, a header of the wrong types) is that
+error, naming the file.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..bots.evaluator import CONTACT, board_class
-from ..errors import GammonError
+from ..errors import NetworkFileError
 from .features import FEATURES_VERSION, INPUTS, VERSION_INPUTS, encode
 
 FORMAT = "gammon-nn"
@@ -34,10 +38,21 @@ CONTACT_NET, RACE_NET = 0, 1
 NETS = 2
 OUTPUTS = 5
 _ARRAYS = ("w1", "b1", "w2", "b2")
-
-
-class NetworkFileError(GammonError, ValueError):
-    """A weights file that is missing, corrupt, or made for another format or encoding."""
+#: The widest hidden layer a file may declare (the shipped net has 128 units).
+MAX_HIDDEN = 4096
+#: What a damaged archive can raise while numpy and zipfile read it.
+_READ_ERRORS = (
+    OSError,
+    ValueError,  # UnicodeDecodeError, json.JSONDecodeError, bad array headers
+    TypeError,
+    KeyError,
+    EOFError,
+    NotImplementedError,  # an unknown compression method
+    RecursionError,  # deeply nested JSON
+    MemoryError,  # an array header declaring an absurd shape
+    zipfile.BadZipFile,
+    zlib.error,
+)
 
 
 @njit(cache=True, inline="always")
@@ -161,27 +176,38 @@ class Network:
     @classmethod
     def load(cls, source: str | Path | io.BytesIO) -> Network:
         """Read a weights file; :class:`NetworkFileError` says what is wrong with a bad one."""
-        name = str(source) if not isinstance(source, io.BytesIO) else "<bytes>"
+        if isinstance(source, io.BytesIO):
+            return cls._read(source, "<bytes>")
+        name = str(source)
+        handle = _open_regular(Path(source))
+        with handle:
+            return cls._read(handle, name)
+
+    @classmethod
+    def _read(cls, handle: io.BufferedIOBase, name: str) -> Network:
         try:
-            with np.load(source, allow_pickle=False) as data:
+            with np.load(handle, allow_pickle=False) as data:
                 header = json.loads(str(data["meta"]))
                 arrays = {key: np.asarray(data[key], np.float64) for key in _ARRAYS}
-        except FileNotFoundError:
-            raise NetworkFileError(f"{name}: no such weights file") from None
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
-            raise NetworkFileError(f"{name}: not a gammon weights file ({error})") from None
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
+        except _READ_ERRORS as error:
+            reason = str(error) or type(error).__name__
+            raise NetworkFileError(f"{name}: not a gammon weights file, or a damaged one ({reason})") from None
+        if not isinstance(header, dict):
+            raise NetworkFileError(f"{name}: not a gammon weights file (its meta is a JSON {type(header).__name__})")
+        if header.get("format") != FORMAT:
             raise NetworkFileError(f"{name}: not a gammon weights file (format {header.get('format')!r})")
         if header.get("version") != FORMAT_VERSION:
-            raise NetworkFileError(f"{name}: file format version {header.get('version')}, expected {FORMAT_VERSION}")
+            raise NetworkFileError(f"{name}: file format version {header.get('version')!r}, expected {FORMAT_VERSION}")
         version = header.get("features_version")
         inputs = VERSION_INPUTS.get(version) if isinstance(version, int) else None
         if inputs is None or header.get("inputs") != inputs:
             raise NetworkFileError(
-                f"{name}: made for feature encoding v{version} with {header.get('inputs')} inputs; this gammon "
+                f"{name}: made for feature encoding v{version!r} with {header.get('inputs')!r} inputs; this gammon "
                 f"reads {', '.join(f'v{v} ({n} inputs)' for v, n in VERSION_INPUTS.items())}"
             )
-        hidden = int(header.get("hidden", -1))
+        hidden = header.get("hidden")
+        if isinstance(hidden, bool) or not isinstance(hidden, int) or not 1 <= hidden <= MAX_HIDDEN:
+            raise NetworkFileError(f"{name}: bad hidden {hidden!r}: expected a whole number of units, 1 to {MAX_HIDDEN}")
         shapes = {"w1": (NETS, inputs, hidden), "b1": (NETS, hidden), "w2": (NETS, hidden, OUTPUTS), "b2": (NETS, OUTPUTS)}
         for key, shape in shapes.items():
             if arrays[key].shape != shape:
@@ -190,3 +216,19 @@ class Network:
                 raise NetworkFileError(f"{name}: {key} holds non-finite weights")
         meta = header.get("meta", {})
         return cls(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"], meta if isinstance(meta, dict) else {})
+
+
+def _open_regular(path: Path) -> io.BufferedReader:
+    """``path`` opened for reading, refusing a folder, a pipe or a device without blocking on it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise NetworkFileError(f"{path}: no such weights file") from None
+    except OSError as error:
+        raise NetworkFileError(f"{path}: cannot read the weights file ({error.strerror or error})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(mode) else "a named pipe" if stat.S_ISFIFO(mode) else "a special file"
+        raise NetworkFileError(f"{path}: {kind}, not a weights file")
+    return os.fdopen(fd, "rb")
