@@ -38,14 +38,16 @@ def test_batch_query_answers_every_line(capsys: pytest.CaptureFixture[str], monk
     ]
     status, out, _ = _run(["bearoff", "query", "--batch"], capsys, monkeypatch, "\n".join(lines) + "\n")
     assert status == 0
-    results = [json.loads(line) for line in out.splitlines()]
-    assert len(results) == len(lines)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [a["input"] for a in answers] == [line for line in lines if line]  # the blank line is skipped
+    results = dict(zip([n for n, line in enumerate(lines) if line], answers))  # by input line, from 0
     assert results[0] == {
         "counts": [1, 0, 0, 0, 0, 0],
         "mean_rolls": 1.0,
         "dist": {"1": 1.0},
         "mean_rolls_first_off": 0.0,
         "dist_first_off": {"0": 1.0},
+        "input": "1 0 0 0 0 0",
     }
     assert abs(results[1]["dist"]["1"] - 27 / 36) < 2e-5
     pair = results[2]
@@ -53,8 +55,8 @@ def test_batch_query_answers_every_line(capsys: pytest.CaptureFixture[str], monk
     assert abs(pair["cubeless_equity"] - (2 * pair["p_win"] - 1)) < 1e-9
     for key in ("cubeful_equity_owned", "cubeful_equity_centred", "cubeful_equity_opponent_owns"):
         assert -1 <= pair[key] <= 1
-    for bad in results[3:8]:
-        assert set(bad) == {"error", "line"}
+    for number in (3, 4, 6, 7):
+        assert set(results[number]) == {"error", "line", "input"} and results[number]["line"] == number + 1
     assert "6 or 12" in results[3]["error"] and "whole numbers" in results[4]["error"]
     assert "16 checkers" in results[6]["error"] and "negative" in results[7]["error"]
     race = results[8]  # outside the two-sided table: the one-sided estimate, no cubeful values

@@ -307,7 +307,8 @@ def test_cube_batch_writes_one_line_per_input_and_errors_as_objects():
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 4
-    assert set(rows[0]) == {"double", "take", "no_double", "double_take", "double_pass", "action"}
+    assert set(rows[0]) == {"double", "take", "no_double", "double_take", "double_pass", "action", "input"}
+    assert [row["input"] for row in rows] == lines.splitlines()
     assert rows[1]["line"] == 2 and "error" in rows[1]
     assert rows[2]["double"] is False and abs(rows[2]["double_pass"] - 1.0) < TIE
     assert "error" in rows[3] and rows[3]["input"] == "4HPwATDgc/ABMA:ZZZZ"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import GammonError
+from . import batch
 
 #: Counts on a query line: separated by spaces or commas, optionally in brackets.
 _SEPARATORS = re.compile(r"[\s,;]+")
@@ -56,8 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "query",
         help="look up checker counts, one JSON line each",
         description="With --batch, read lines of 6 checker counts (points 1-6, ace point first) or 12 "
-        "(the side on roll, then its opponent) from stdin and write one JSON line each; a bad line "
-        "gets an object with an 'error' field and the rest go on. Without --batch, look up COUNTS.",
+        "(the side on roll, then its opponent) from stdin and write one JSON line each, with the line "
+        "as input; a bad line gets {error, line, input} and the rest go on; blank lines are skipped. "
+        "Without --batch, look up COUNTS.",
     )
     query.add_argument("counts", metavar="COUNT", nargs="*", help="6 or 12 checker counts")
     query.add_argument("--batch", action="store_true", help="read lines from stdin")
@@ -300,23 +302,28 @@ def _position_result(
 
 
 def answer(evaluator: Any, line: str) -> dict[str, Any]:
-    """The JSON object for one query line (an error object for a bad one)."""
+    """The JSON object for one query line's counts; BearoffArgumentError names a bad line."""
+    counts = parse_counts(line)
+    if len(counts) == 6:
+        return _onesided_result(evaluator.onesided, counts)
+    result: dict[str, Any] = {"counts": counts}
+    result.update(_position_result(evaluator, counts[:6], counts[6:]))
+    return result
+
+
+def _reply(evaluator: Any, number: int, text: str) -> dict[str, Any]:
+    """The answer to line ``number`` of a query, an error object for a bad one."""
     try:
-        counts = parse_counts(line)
-        if len(counts) == 6:
-            return _onesided_result(evaluator.onesided, counts)
-        result = {"counts": counts}
-        result.update(_position_result(evaluator, counts[:6], counts[6:]))
-        return result
+        return batch.answer(answer(evaluator, text), text)
     except GammonError as error:
-        return {"error": str(error), "line": line.rstrip("\r\n")}
+        return batch.error(str(error), number, text)
 
 
 def run_batch(evaluator: Any, source: IO[str], sink: IO[str]) -> int:
-    """Answer every line of ``source``; returns how many were bad."""
+    """Answer every non-blank line of ``source`` (see :mod:`gammon.cli.batch`); returns how many were bad."""
     bad = 0
-    for line in source:
-        result = answer(evaluator, line)
+    for number, text in batch.numbered(source):
+        result = _reply(evaluator, number, text)
         bad += "error" in result
         sink.write(json.dumps(result) + "\n")
         sink.flush()
@@ -332,6 +339,6 @@ def _query(args: argparse.Namespace) -> int:
         return 0
     if not args.counts:
         raise BearoffArgumentError("no counts: give 6 or 12 checker counts, or --batch to read lines from stdin")
-    result = answer(evaluator, " ".join(args.counts))
+    result = _reply(evaluator, 1, " ".join(args.counts))  # as the first line of a batch
     print(json.dumps(result))
     return 1 if "error" in result else 0

@@ -16,6 +16,7 @@ from ..evaluation import CubeDecision
 from ..cube.met import MatchEquityTable
 from ..errors import GammonError
 from ..state import GameState
+from . import batch
 from .positions import read_state
 
 #: gnubg's cube decisions are 2-ply; ours default to the same depth with the neural net.
@@ -34,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "XGID or BPN: anything that carries cube and score): the equities of no double, double/take and "
         "double/pass, per cube (match: GNU Backgammon's money-like scale), and the proper action. "
         "With --batch, read one position per line from stdin (POSID:MATCHID) and write one JSON object "
-        "per line: double, take, no_double, double_take, double_pass, action (bad lines: an error object).",
+        "per line: double, take, no_double, double_take, double_pass, action and input (the line); a bad "
+        "line gets {error, line, input} and the rest go on; blank lines are skipped.",
     )
     cube.add_argument("position", metavar="POSITION", nargs="?", help="POSID:MATCHID, XGID or BPN")
     cube.add_argument("--player", default=DEFAULT_CUBE_PLAYER, help=f"NAME[:PLY] that evaluates (default {DEFAULT_CUBE_PLAYER})")
@@ -110,18 +112,14 @@ def _cube(args: argparse.Namespace) -> int:
 
 
 def batch_results(lines: Iterable[str], player: Player, met: MatchEquityTable | None = None) -> Iterator[str]:
-    """One JSON line per input line, in order; blank lines are skipped."""
-    for number, line in enumerate(lines, 1):
-        text = line.strip()
-        if not text:
-            continue
+    """One JSON line per non-blank input line, in order (see :mod:`gammon.cli.batch`)."""
+    for number, text in batch.numbered(lines):
         try:
-            state = GameState.parse(text)
-            _, decision = decision_for(state, player, met)
+            _, decision = decision_for(GameState.parse(text.strip()), player, met)
         except GammonError as error:
-            yield json.dumps({"error": str(error), "line": number, "input": line.rstrip("\r\n")})
+            yield json.dumps(batch.error(str(error), number, text))
             continue
-        yield json.dumps(decision.as_json())
+        yield json.dumps(batch.answer(decision.as_json(), text))
 
 
 def run_batch(stdin: IO[str], stdout: IO[str], player: Player, met: MatchEquityTable | None = None) -> None:

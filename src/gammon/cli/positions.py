@@ -11,6 +11,7 @@ from typing import IO, Any
 
 from .. import diagram
 from ..errors import GammonError
+from . import batch
 from ..notation import position_id
 from ..position import Color, Position
 from ..state import GameState
@@ -49,8 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list the legal plays of a roll",
         description="List the legal plays of POSITION for the roll D1 D2 (or the position's own dice). "
         "With --batch, read lines 'POSITIONID D1 D2' (or JSON objects with pid and dice) from stdin "
-        "and write one JSON line each: the sorted Position IDs of the distinct results, seen from "
-        "the side that moved.",
+        "and write one JSON line each: pid, dice, results (the sorted Position IDs of the distinct "
+        "results, seen from the side that moved) and input (the line); a bad line gets "
+        "{error, line, input} and the rest go on; blank lines are skipped.",
     )
     moves.add_argument("position", metavar="POSITION", nargs="?")
     moves.add_argument("dice", metavar="DIE", nargs="*", help="two dice 1-6")
@@ -163,12 +165,13 @@ def _dump(item: dict[str, Any]) -> str:
 
 
 def batch_results(lines: Iterable[str], start: int = 1) -> Iterator[str]:
-    """One JSON line per non-blank input line, decoded and generated in bulk by the kernels."""
+    """One JSON line per non-blank input line (see :mod:`gammon.cli.batch`), decoded and
+    generated in bulk by the kernels."""
     import numpy as np
 
     from .. import movegen
 
-    numbered = ((n, line) for n, line in enumerate(lines, start) if line.strip())
+    numbered = batch.numbered(lines, start)
     while True:
         chunk = list(itertools.islice(numbered, BATCH_CHUNK))
         if not chunk:
@@ -176,21 +179,21 @@ def batch_results(lines: Iterable[str], start: int = 1) -> Iterator[str]:
         out: list[str | None] = [None] * len(chunk)
         rows: list[int] = []
         parsed: list[tuple[str, int, int]] = []
-        for k, (n, line) in enumerate(chunk):
+        for k, (n, text) in enumerate(chunk):
             try:
-                parsed.append(_read_line(line))
+                parsed.append(_read_line(text))
                 rows.append(k)
             except ValueError as error:
-                out[k] = _dump({"error": str(error), "line": n, "input": line.rstrip("\r\n")})
+                out[k] = _dump(batch.error(str(error), n, text))
         if rows:
             texts = np.frombuffer("".join(p[0] for p in parsed).encode("ascii"), np.uint8).reshape(-1, 14).copy()
             boards, status = position_id.decode_batch(texts)
             good = [i for i in range(len(rows)) if status[i] == position_id.OK]
             for i in range(len(rows)):
                 if status[i] != position_id.OK:
-                    n, line = chunk[rows[i]]
+                    n, text = chunk[rows[i]]
                     message = f"pid: expected {position_id._STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
-                    out[rows[i]] = _dump({"error": message, "line": n, "input": line.rstrip("\r\n")})
+                    out[rows[i]] = _dump(batch.error(message, n, text))
             if good:
                 dice = np.array([parsed[i][1:] for i in good], np.int64)
                 offsets, results, _, _ = movegen.generate_batch(boards[good], dice)
@@ -198,7 +201,7 @@ def batch_results(lines: Iterable[str], start: int = 1) -> Iterator[str]:
                 for j, i in enumerate(good):
                     found = sorted(ids[14 * r : 14 * r + 14] for r in range(offsets[j], offsets[j + 1]))
                     pid, d1, d2 = parsed[i]
-                    out[rows[i]] = _dump({"pid": pid, "dice": [d1, d2], "results": found})
+                    out[rows[i]] = _dump(batch.answer({"pid": pid, "dice": [d1, d2], "results": found}, chunk[rows[i]][1]))
         yield from (line for line in out if line is not None)
 
 
