@@ -223,7 +223,8 @@ class GameState:
         return FibsBoard.parse(text).state
 
     def fibs(self, player: str = "you", opponent: str = "opponent", you: Color | None = None) -> str:
-        """A FIBS board string seen by ``you`` (default: the side to act)."""
+        """A FIBS board string seen by ``you`` (default: the side to act); NotationError for a
+        game with the Jacoby rule or beavers, which FIBS cannot carry."""
         return self.fibs_board(player, opponent, you).text()
 
     def fibs_board(self, player: str = "you", opponent: str = "opponent", you: Color | None = None) -> FibsBoard:

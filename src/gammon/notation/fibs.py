@@ -28,6 +28,11 @@ as are the "may double" and "on bar" fields when they differ from what the game 
 (GNU Backgammon, for one, leaves "on bar" at 0 and ignores the Crawford game there), so
 any board string reads back to the exact same text. Redundant fields (home, bar, borne
 off, colour of the checkers on each bar, did Crawford) must agree with the rest.
+
+A FIBS board has no field for the Jacoby rule or beavers, which change what every game is
+worth: a game with either is refused (:class:`NotationError` names them) rather than
+written as another game. A cube limit (XGID always has one) and a pending resignation are
+not written.
 """
 
 from __future__ import annotations
@@ -109,6 +114,13 @@ class FibsBoard:
     redoubles: int = 0
 
     def __post_init__(self) -> None:
+        lost = [rule for rule, on in (("Jacoby rule", self.state.jacoby), ("beavers", self.state.beavers)) if on]
+        if lost:
+            raise NotationError(
+                NOTATION, "rules", " and ".join(lost),
+                "money play without the Jacoby rule or beavers: a FIBS board has no field for them "
+                "(BPN and XGID carry both)",
+            )
         if self.you is None:
             object.__setattr__(self, "you", self.state.to_act)
         elif not isinstance(self.you, Color):
