@@ -40,8 +40,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("--perspective", choices=("white", "black"), help="draw from this side (default: the side to act)")
     show.set_defaults(handler=_show)
 
-    convert = subparsers.add_parser("convert", help="rewrite a position in another notation")
-    convert.add_argument("position", metavar="POSITION")
+    convert = subparsers.add_parser(
+        "convert",
+        help="rewrite a position in another notation",
+        description="Read POSITION in any notation gammon knows (BPN, XGID, GNU Backgammon's POSID:MATCHID, "
+        "a FIBS board or a bare Position ID) and write it in the notation --to names. What the target "
+        "cannot say is left out: pid carries the checkers only; bpn no cube limit, resignation nor game "
+        "status; gnubgid no beavers nor cube limit; xgid no resignation nor game status. A FIBS board has "
+        "no Jacoby rule nor beavers: a game with either is refused rather than changed.",
+    )
+    convert.add_argument("position", metavar="POSITION", help="BPN, XGID, GNUbg ID, FIBS board or Position ID")
     convert.add_argument("--to", required=True, choices=sorted(FORMATS), help="the notation to write")
     convert.set_defaults(handler=_convert)
 
