@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ..players import LEVELS, parse_player, player_names
@@ -25,6 +26,52 @@ class DuelArgumentError(GammonError, ValueError):
     """A duel or training argument out of range; the message names it."""
 
 
+def count(minimum: int = 1, *, even: bool = False) -> Callable[[str], int]:
+    """An argparse ``type`` for a count: a whole number >= ``minimum`` (and even, if asked).
+
+    Anything else is refused as argparse refuses a bad value: usage, the option, what it
+    expected, exit status 2.
+    """
+    expected = f"{'an even' if even else 'a'} whole number >= {minimum}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or (even and value % 2):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+
+    return parse
+
+
+def writable_file(option: str, text: str) -> Path:
+    """The path of a file a command will write, its folder made now (not after hours of work)."""
+    path = Path(text)
+    if path.is_dir():
+        raise DuelArgumentError(f"{option} {text}: is a folder; {option} names a file (in that folder, if you like)")
+    _make_folder(option, text, path.parent)
+    return path
+
+
+def writable_folder(option: str, text: str) -> Path:
+    """A folder a command will write into, made now if missing."""
+    return _make_folder(option, text, Path(text))
+
+
+def _make_folder(option: str, text: str, folder: Path) -> Path:
+    if folder.exists() and not folder.is_dir():
+        raise DuelArgumentError(f"{option} {text}: {folder} is a file, not a folder; choose another path")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DuelArgumentError(
+            f"{option} {text}: cannot make the folder {folder} ({error.strerror or error}); choose another path"
+        ) from None
+    return folder
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     player_help = PLAYER_HELP.format(names=", ".join(player_names()), levels=", ".join(LEVELS))
 
@@ -39,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     hint.add_argument("position", metavar="POSITION", help="BPN, XGID, GNUbg ID, FIBS board or Position ID")
     hint.add_argument("dice", metavar="DIE", nargs="*", help="two dice 1-6")
     hint.add_argument("--player", default=None, help=f"the evaluating player (default nn:2); {player_help}")
-    hint.add_argument("--limit", type=int, default=0, help="show only the best N plays")
+    hint.add_argument("--limit", type=count(1), default=None, metavar="N", help="show only the best N plays")
     hint.add_argument("--json", action="store_true", help="one JSON object")
     hint.set_defaults(handler=_hint)
 
@@ -49,7 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Games between A and B with duplicate dice (each dice sequence played twice, seats "
         "swapped). Cubeless money games by default; --cube adds the doubling cube (and resignations), "
         "--match N plays N-point matches with the cube and the Crawford rule. Prints A's points per "
-        "game, or A's share of the matches, with a 95%% confidence interval.",
+        "game, or A's share of the matches, with a 95% confidence interval.",
     )
     duel.add_argument("a", metavar="A", help=player_help)
     duel.add_argument("b", metavar="B", help=player_help)
@@ -68,7 +115,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     duel.add_argument("--json", action="store_true", help="print one JSON object")
     duel.set_defaults(handler=_duel)
 
-    train = subparsers.add_parser("train", help="train an evaluator")
+    train = subparsers.add_parser(
+        "train",
+        help="train an evaluator",
+        description="Train gammon's evaluators by self-play: simple (hill-climb the hand-made heuristic's "
+        "weights), td (TD(lambda) training of the neural nets from random weights), rollouts (refine a "
+        "net on rolled-out positions) and average (one net from several snapshots). Long runs show "
+        "progress, and an interrupted run resumes when the same command is run again.",
+    )
     which = train.add_subparsers(dest="evaluator", metavar="EVALUATOR")
     simple = which.add_parser(
         "simple",
@@ -77,12 +131,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "of GAMES duplicate-dice self-play games. Resumable: rerun the same command to continue "
         "from --state. Writes the calibrated weights to --output.",
     )
-    simple.add_argument("--iterations", type=int, default=200, help="total iterations (default 200)")
-    simple.add_argument("--games", type=int, default=3000, help="games per candidate, even (default 3000)")
-    simple.add_argument("--seed", type=int, default=0)
-    simple.add_argument("--state", default="simple-training.json", help="resumable state file")
+    simple.add_argument("--iterations", type=count(1), default=200, help="total iterations (default 200)")
+    simple.add_argument("--games", type=count(2, even=True), default=3000, help="games per candidate, even (default 3000)")
+    simple.add_argument("--seed", type=count(0), default=0)
+    simple.add_argument("--state", default="simple-training.json",
+                        help="resumable state file (its folder is made if missing)")
     simple.add_argument("--output", default="simple.json", help="where to write the trained weights")
-    simple.add_argument("--calibration-games", type=int, default=20000)
+    simple.add_argument("--calibration-games", type=count(1), default=20000,
+                        help="self-play games that calibrate the score into a win probability (default 20000)")
     simple.set_defaults(handler=_train_simple)
     _register_td(which)
     train.set_defaults(handler=lambda args: (train.print_help(), 2)[1])
@@ -96,7 +152,7 @@ def _hint(args: argparse.Namespace) -> int:
     player = load_player(args.player or DEFAULT_HINT_PLAYER)
     context = CubeContext.from_state(state)
     hints = hint(state, d1, d2, player)
-    if args.limit > 0:
+    if args.limit is not None:
         hints = hints[: args.limit]
     if args.json:
         print(json.dumps({"position": state.position.position_id(), "dice": [d1, d2], "player": player.name,
@@ -152,13 +208,13 @@ def _duel(args: argparse.Namespace) -> int:
 def _train_simple(args: argparse.Namespace) -> int:
     from ..train.simple import train
 
-    if args.games < 2 or args.games % 2:
-        raise DuelArgumentError(f"--games {args.games}: an even number >= 2")
+    state_path = writable_file("--state", args.state)
+    output = writable_file("--output", args.output)
     try:
-        state, weights = train(args.state, args.iterations, args.games, args.seed, True, args.calibration_games)
+        state, weights = train(state_path, args.iterations, args.games, args.seed, True, args.calibration_games)
     except ValueError as error:
         raise DuelArgumentError(str(error)) from None
-    Path(args.output).write_text(weights.to_json() + "\n")
+    output.write_text(weights.to_json() + "\n")
     print(f"{state.iteration} iterations, {len(state.accepted)} accepted; weights written to {args.output}")
     return 0
 
@@ -174,22 +230,22 @@ def _register_td(which: argparse._SubParsersAction) -> None:
         "plays --eval-games duplicate-dice games against pubeval; OUTPUT gets td.log, learning-curve.png, "
         "best.npz (the best net so far) and state.npz. Resumable: rerun the same command to continue.",
     )
-    td.add_argument("--games", type=int, required=True, help="total self-play games to reach")
+    td.add_argument("--games", type=count(1), required=True, help="total self-play games to reach")
     td.add_argument("--output", default="training/td", help="directory for the log, curve and weights")
     td.add_argument("--state", default=None, help="resumable state file (default OUTPUT/state.npz)")
     td.add_argument("--snapshots", default=None, help="directory keeping the weights of every evaluation")
-    td.add_argument("--seed", type=int, default=d.seed)
-    td.add_argument("--hidden", type=int, default=d.hidden, help=f"hidden units per net (default {d.hidden})")
-    td.add_argument("--workers", type=int, default=d.workers, help=f"processes (default {d.workers})")
-    td.add_argument("--round-games", type=int, default=d.round_games, help="games per worker between merges")
+    td.add_argument("--seed", type=count(0), default=d.seed)
+    td.add_argument("--hidden", type=count(1), default=d.hidden, help=f"hidden units per net (default {d.hidden})")
+    td.add_argument("--workers", type=count(1), default=d.workers, help=f"processes (default {d.workers})")
+    td.add_argument("--round-games", type=count(1), default=d.round_games, help="games per worker between merges")
     td.add_argument("--alpha", type=float, default=d.alpha, help="initial learning rate")
     td.add_argument("--alpha-final", type=float, default=d.alpha_final, help="learning-rate floor")
     td.add_argument("--anneal", type=float, default=d.anneal, help="alpha / (1 + games / ANNEAL)")
     td.add_argument("--lambda", dest="lam", type=float, default=d.lam, help="trace decay early on")
-    td.add_argument("--lambda-until", type=int, default=d.lam_until, help="games after which lambda is 0")
-    td.add_argument("--eval-every", type=int, default=d.eval_every, help="games between pubeval duels")
-    td.add_argument("--eval-games", type=int, default=d.eval_games, help="games per pubeval duel, even")
-    td.add_argument("--eval-seed", type=int, default=d.eval_seed)
+    td.add_argument("--lambda-until", type=count(0), default=d.lam_until, help="games after which lambda is 0")
+    td.add_argument("--eval-every", type=count(1), default=d.eval_every, help="games between pubeval duels")
+    td.add_argument("--eval-games", type=count(2, even=True), default=d.eval_games, help="games per pubeval duel, even")
+    td.add_argument("--eval-seed", type=count(0), default=d.eval_seed)
     td.add_argument("--merge", choices=("mean", "sum"), default=d.merge, help="how workers' results combine")
     td.add_argument("--features", type=int, default=d.features, help=f"input encoding version (default {d.features})")
     td.add_argument("--init", default="", help="start from these weights (.npz) instead of random ones")
@@ -204,13 +260,13 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     )
     ro.add_argument("--weights", required=True, help="the net to refine (.npz)")
     ro.add_argument("--output", required=True, help="where to write the refined net (.npz)")
-    ro.add_argument("--positions", type=int, default=20000)
-    ro.add_argument("--trials", type=int, default=36, help="rollout games per position")
-    ro.add_argument("--epochs", type=int, default=3)
+    ro.add_argument("--positions", type=count(1), default=20000)
+    ro.add_argument("--trials", type=count(1), default=36, help="rollout games per position")
+    ro.add_argument("--epochs", type=count(0), default=3)
     ro.add_argument("--alpha", type=float, default=0.01)
-    ro.add_argument("--seed", type=int, default=1)
+    ro.add_argument("--seed", type=count(0), default=1)
     ro.add_argument("--data", default=None, help="data set file (default OUTPUT with .rollouts.npz)")
-    ro.add_argument("--workers", type=int, default=2)
+    ro.add_argument("--workers", type=count(1), default=2)
     ro.set_defaults(handler=_train_rollouts)
 
     avg = which.add_parser(
@@ -245,8 +301,11 @@ def _train_td(args: argparse.Namespace) -> int:
         features=args.features,
         merge=args.merge,
     )
-    if args.eval_games < 2 or args.eval_games % 2:
-        raise DuelArgumentError(f"--eval-games {args.eval_games}: an even number >= 2")
+    writable_folder("--output", args.output)
+    if args.state is not None:
+        writable_file("--state", args.state)
+    if args.snapshots is not None:
+        writable_folder("--snapshots", args.snapshots)
     from ..nn.features import VERSION_INPUTS
 
     if args.features not in VERSION_INPUTS:
@@ -276,8 +335,9 @@ def _train_rollouts(args: argparse.Namespace) -> int:
     from ..nn.network import NetworkFileError
     from ..train.rollouts import train
 
-    if args.positions < 1 or args.trials < 1 or args.epochs < 0:
-        raise DuelArgumentError("--positions and --trials must be >= 1, --epochs >= 0")
+    writable_file("--output", args.output)
+    if args.data is not None:
+        writable_file("--data", args.data)
     try:
         train(args.weights, args.output, args.positions, args.trials, args.epochs, args.alpha, args.seed,
               args.data, args.workers)
@@ -297,6 +357,6 @@ def _train_average(args: argparse.Namespace) -> int:
         raise DuelArgumentError(str(error)) from None
     if args.note:
         net.meta["note"] = args.note
-    net.save(args.output)
+    net.save(writable_file("--output", args.output))
     print(f"{len(args.snapshots)} snapshots averaged into {args.output}")
     return 0

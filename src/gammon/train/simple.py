@@ -44,7 +44,15 @@ class TrainingState:
 
     @classmethod
     def load(cls, path: Path) -> TrainingState:
-        return cls(**json.loads(path.read_text()))
+        """Read a state file; ValueError says when ``path`` is not one."""
+        try:
+            return cls(**json.loads(path.read_text()))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise ValueError(
+                f"{path}: not a training state of gammon train simple ({reason}): choose another --state, "
+                "or remove it to start afresh"
+            ) from None
 
 
 def candidate(weights: np.ndarray, seed: int, iteration: int) -> tuple[np.ndarray, int, int]:
