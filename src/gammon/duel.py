@@ -349,9 +349,14 @@ class DuelResult:
         return text + f"  {self.games_per_second:.1f} games/s on {self.workers} worker(s)"
 
 
+def _count(n: object, noun: str, plural: str = "s") -> str:
+    """``1 match``, ``2 matches``: a count with its noun."""
+    return f"{n} {noun}{'' if n == 1 else plural}"
+
+
 def _actions(extra: dict[str, object]) -> str:
     doubles, passes, resignations = (extra.get(k, 0) for k in ("doubles", "passes", "resignations"))
-    return f"{doubles} doubles, {passes} passed, {resignations} resignations"
+    return f"{_count(doubles, 'double')}, {passes} passed, {_count(resignations, 'resignation')}"
 
 
 @dataclass
@@ -392,8 +397,10 @@ class MatchDuelResult:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        """95 % confidence interval of :attr:`win_rate`, over pair means."""
-        return _ci95(self.wins)
+        """95 % confidence interval of :attr:`win_rate`, over pair means, within 0 and 1 (a share
+        cannot leave them, whatever the normal approximation says near them)."""
+        low, high = _ci95(self.wins)
+        return max(low, 0.0), min(high, 1.0)
 
     @property
     def games_played(self) -> int:
@@ -435,11 +442,11 @@ class MatchDuelResult:
     def summary(self) -> str:
         low, high = self.ci95
         return (
-            f"{self.a} vs {self.b}: {self.matches} {self.length}-point matches (seed {self.seed}), "
+            f"{self.a} vs {self.b}: {_count(self.matches, f'{self.length}-point match', 'es')} (seed {self.seed}), "
             f"{self.a} wins {100 * self.win_rate:.1f}% [95% CI {100 * low:.1f}%, {100 * high:.1f}%]\n"
-            f"  {self.a}: {self.a_match_wins} matches, {self.b}: {self.b_match_wins} matches\n"
-            f"  {self.games_played} games, {self.games_per_match:.2f} per match; cube: {_actions(self.extra)}, "
-            f"{self.extra.get('crawford_games', 0)} Crawford games\n"
+            f"  {self.a}: {_count(self.a_match_wins, 'match', 'es')}, {self.b}: {_count(self.b_match_wins, 'match', 'es')}\n"
+            f"  {_count(self.games_played, 'game')}, {self.games_per_match:.2f} per match; cube: {_actions(self.extra)}, "
+            f"{_count(self.extra.get('crawford_games', 0), 'Crawford game')}\n"
             f"  {self.matches_per_second:.2f} matches/s on {self.workers} worker(s)"
         )
 
