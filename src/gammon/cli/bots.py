@@ -5,13 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..players import LEVELS, parse_player, player_names
 from ..cube.context import CubeContext
 from ..errors import GammonError
 from .positions import read_dice, read_state
+
+if TYPE_CHECKING:
+    from ..evaluation import Hint
 
 PLAYER_HELP = (
     "NAME[:PLY][:LEVEL]: NAME one of {names}, PLY 0-3, LEVEL one of {levels}"
@@ -151,7 +156,11 @@ def _hint(args: argparse.Namespace) -> int:
     d1, d2 = read_dice(args.dice, state)
     player = load_player(args.player or DEFAULT_HINT_PLAYER)
     context = CubeContext.from_state(state)
-    hints = hint(state, d1, d2, player)
+    try:
+        hints = hint(state, d1, d2, player)
+    finally:
+        player.close()
+    depths = _depths(hints)
     if args.limit is not None:
         hints = hints[: args.limit]
     if args.json:
@@ -168,7 +177,23 @@ def _hint(args: argparse.Namespace) -> int:
             f"{h.rank:3d}. {h.play_text():<{width}}  {h.ply}-ply  {h.equity:+.3f} {loss:>8}  "
             f"{p.win:.3f} {p.win_gammon:.3f} {p.win_backgammon:.3f} - {p.lose:.3f} {p.lose_gammon:.3f} {p.lose_backgammon:.3f}"
         )
+    if depths:
+        print(depths)
     return 0
+
+
+def _depths(hints: list[Hint]) -> str:
+    """What a ranking of mixed depths compares, said in words (empty when every play has one depth).
+
+    The search scores every play at 0 ply and takes only the candidates its move filters keep
+    deeper (GNU Backgammon's way), so the ply column differs from play to play.
+    """
+    counts = Counter(h.ply for h in hints)
+    if len(counts) < 2:
+        return ""
+    parts = ", ".join(f"{n} at {ply}-ply" for ply, n in sorted(counts.items(), reverse=True))
+    return (f"Depths: {parts}. Every play is scored at 0 ply and only the best candidates deeper; "
+            "a deeper play ranks first, and a loss across depths compares a shallower estimate with a deeper value.")
 
 
 def _duel(args: argparse.Namespace) -> int:
