@@ -88,7 +88,8 @@ def test_hint_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(data["plays"]) == 16
     assert main(["hint", "4HPwATDgc/ABMA", "31", "--player", "pubeval:1", "--limit", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 4 and lines[1].lstrip().startswith("1.")
+    assert len(lines) == 5 and lines[1].lstrip().startswith("1.")
+    assert lines[4].startswith("Depths: ") and "at 1-ply" in lines[4]  # pubeval:1 takes only the best deeper
 
 
 def test_training_resumes_to_the_same_result(tmp_path) -> None:
