@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from gammon import Position
 from gammon.engine import EngineError, SimpleEngine
-from gammon.errors import GammonError
+import pytest
+
+from gammon.errors import GammonError, InvalidMoveError
 from gammon import ubgi
 from gammon.ubgi import Option
 
@@ -112,3 +114,18 @@ def test_client_survives_any_reply_with_an_engine_error(replies: list[str]) -> N
                 continue
             if hasattr(result, "play"):
                 assert result.play in Position().legal_plays(3, 1)
+
+
+def test_the_client_reads_plays_as_other_engines_write_them() -> None:
+    from gammon import Play, Position
+
+    legal = Position().legal_plays(6, 6)
+    assert str(legal.parse_ubgi("24/18(2) 13/7(2)")) == "24/18(2) 13/7(2)"
+    for word in ("(none)", "no move", "None"):
+        assert Play.from_ubgi(word) == Play()
+        with pytest.raises(InvalidMoveError):
+            Play.from_ubgi(word, strict=True)
+    with pytest.raises(InvalidMoveError):
+        legal.parse_ubgi("24/18(2) 13/7(2)", strict=True)
+    with pytest.raises(InvalidMoveError):
+        Play.from_ubgi("24/18(3) 13/7(2)")  # five steps

@@ -21,7 +21,10 @@ BAR = 25
 #: Borne off, as a move's target (``6/off`` is ``Move(6, 0)``).
 OFF = 0
 #: One step of a UBGI play: ``from/to``, ``bar``/``off``, a ``*`` tolerated.
-_UBGI_STEP = re.compile(r"(?P<source>bar|[0-9]{1,2})/(?P<target>off|[0-9]{1,2})\*?")
+_UBGI_STEP = re.compile(r"(?P<source>bar|[0-9]{1,2})/(?P<target>off|[0-9]{1,2})\*?(?:\((?P<times>[1-4])\))?")
+#: What engines write for a roll that cannot be played: ``pass`` (UBGI), and forms seen from
+#: other engines (``(none)``, ``no move``).
+_UBGI_PASS = frozenset({"pass", "none", "(none)", "no move", "(no move)"})
 
 
 def _check_dice(d1: int, d2: int) -> tuple[int, int]:
@@ -81,10 +84,12 @@ class Play:
         )
 
     @classmethod
-    def from_ubgi(cls, text: str) -> Play:
+    def from_ubgi(cls, text: str, strict: bool = False) -> Play:
         """The steps of UBGI play text as written, unchecked against any roll: each word one
-        ``from/to`` step (``bar``, ``off``; a ``*`` on a hit tolerated, as v0.2 writes it), or
-        ``pass``. InvalidMoveError names the first word that is not one.
+        ``from/to`` step (``bar``, ``off``; a ``*`` on a hit tolerated, as v0.2 writes it, and
+        ``(2)`` for a step made twice, as other engines write it), or ``pass`` (``(none)`` and
+        ``no move`` tolerated). ``strict`` refuses what the specification does not write
+        (``(2)``, the other pass words), as the conformance suite judges. InvalidMoveError names the first word that is not one.
         :meth:`LegalPlays.parse_ubgi` also checks the play against the rules.
 
         >>> Play.from_ubgi("bar/22* 6/off")
@@ -93,18 +98,18 @@ class Play:
         words = text.split()
         if not words:
             raise InvalidMoveError("an empty play (a roll that cannot be played is 'pass')")
-        if words == ["pass"]:
+        if words == ["pass"] or (not strict and " ".join(words).lower() in _UBGI_PASS):
             return cls()
-        if len(words) > 4:
-            raise InvalidMoveError(f"{text.strip()!r} has {len(words)} steps; a play has at most 4")
-        moves = []
+        moves: list[Move] = []
         for word in words:
-            step = _UBGI_STEP.fullmatch(word)
-            if step is None:
+            step = _UBGI_STEP.fullmatch(word.lower())
+            if step is None or (strict and (step["times"] or word != word.lower())):
                 raise InvalidMoveError(f"{word!r} is not a from/to step (e.g. 24/18, bar/22, 6/off)")
             source = BAR if step["source"] == "bar" else int(step["source"])
             target = OFF if step["target"] == "off" else int(step["target"])
-            moves.append(Move(source, target))
+            moves.extend([Move(source, target)] * int(step["times"] or 1))  # 13/7(2): the step twice
+            if len(moves) > 4:
+                raise InvalidMoveError(f"{text.strip()!r} has {len(moves)} steps; a play has at most 4")
         return cls(tuple(moves))
 
     def __len__(self) -> int:
@@ -236,15 +241,16 @@ class LegalPlays:
                 raise IllegalPlayError(f"{move} is not a move of {d1}-{d2}")
             dice.remove(use[0])
 
-    def parse_ubgi(self, text: str) -> Play:
+    def parse_ubgi(self, text: str, strict: bool = False) -> Play:
         """The legal play that UBGI play text means (:meth:`Play.from_ubgi`), strictly: each
         step as written, together a legal play of this roll; ``pass`` only when nothing can
-        be played. InvalidMoveError or IllegalPlayError say what is wrong.
+        be played (``strict``: only as the specification writes it). InvalidMoveError or
+        IllegalPlayError say what is wrong.
 
         >>> str(Position().legal_plays(3, 1).parse_ubgi("8/5* 6/5"))
         '8/5 6/5'
         """
-        play = Play.from_ubgi(text)
+        play = Play.from_ubgi(text, strict)
         if not play.moves and not self.is_pass():
             raise IllegalPlayError(f"'pass' but {len(self)} legal plays exist, e.g. {self[0].ubgi()}")
         return self._play_list()[self.index(play)]

@@ -94,7 +94,7 @@ def judge_play(text: str, legal: LegalPlays) -> Play:
     written out and only when nothing can be played.
     """
     try:
-        return legal.parse_ubgi(text)
+        return legal.parse_ubgi(text, strict=True)
     except InvalidMoveError as error:
         raise IllegalPlayError(str(error)) from None
 
