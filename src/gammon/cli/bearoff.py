@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     build.add_argument("--onesided", type=int, metavar="P", help="one-sided table over P points (1-10)")
     build.add_argument("--twosided", type=int, metavar="C", help="two-sided table for up to C checkers a side (1-12)")
-    build.add_argument("--out", type=Path, metavar="DIR", help="folder for the tables (default: the user cache)")
+    build.add_argument("--out", type=Path, metavar="DIR",
+                       help="folder for the tables, made if missing (default: the user cache)")
     build.add_argument("--force", action="store_true", help="rebuild tables that are already there")
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(handler=_build)
@@ -74,6 +75,10 @@ def _build(args: argparse.Namespace) -> int:
     from ..bearoff import defaults, onesided, twosided
 
     jobs: list[tuple[str, Path, Any]] = []
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise BearoffArgumentError(
+            f"--out {args.out}: a file, not a folder; --out names the folder the tables go into (made if missing)"
+        )
     folder = args.out or defaults.cache_dir()
     if args.onesided is None and args.twosided is None:
         args.onesided, args.twosided = defaults.DEFAULT_POINTS, defaults.DEFAULT_CHECKERS
