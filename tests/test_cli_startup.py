@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from gammon import movegen, play
-from gammon.cli import COMMANDS, build_parser
+from gammon.cli import COMMAND_MODULES, COMMANDS, build_parser
 from gammon.errors import NotationError
 from gammon.notation import position_id
 
@@ -71,6 +71,26 @@ def test_commands_without_a_kernel_load_neither_numba_nor_the_kernel(args: tuple
     assert "numpy" not in modules
 
 
+@pytest.mark.usefixtures("bearoff_cache")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("bearoff", "query", "0", "0", "0", "0", "0", "1"),
+        ("bearoff", "query", "1", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "1"),  # the two-sided table
+        ("bearoff", "query", "3", "3", "3", "3", "3", "0", "0", "0", "0", "0", "0", "15"),  # the one-sided estimate
+        ("bearoff", "show", "4HPwATDgc/ABMA"),  # not a bear-off position: refused
+        ("bearoff", "show", "d3cHAAB3dwcAAA"),  # 15 checkers a side, 3 on each of points 1-5
+    ],
+    ids=lambda args: " ".join(args[1:]),
+)
+def test_lookups_in_built_bearoff_tables_load_neither_numba_nor_the_kernel(args: tuple[str, ...]) -> None:
+    result, modules = run_gammon(*args)
+    assert result.returncode in (0, 1) and result.stdout + result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "numba" not in modules
+    assert "gammon.movegen" not in modules
+
+
 def test_a_kernel_command_still_runs_the_kernel() -> None:
     result, modules = run_gammon("moves", POSITION, "3", "1")
     assert result.returncode == 0, result.stderr
@@ -81,7 +101,7 @@ def test_a_kernel_command_still_runs_the_kernel() -> None:
 def test_a_command_imports_only_its_own_module() -> None:
     result, modules = run_gammon("convert", POSITION, "--to", "bpn")
     assert result.returncode == 0, result.stderr
-    assert {m for m in modules if m.startswith("gammon.cli.")} == {"gammon.cli.positions"}
+    assert {m for m in modules if m in COMMAND_MODULES} == {"gammon.cli.positions"}
 
 
 def test_version_is_the_installed_distributions() -> None:

@@ -12,6 +12,11 @@ backgammon]``.
   GNU Backgammon's one-sided approximation; it ignores that a side far behind should play
   for the unlikely rather than the expected. Gammons use the first-off distributions the
   same way. Backgammons cannot happen: no checker is left in the winner's home board.
+
+The steps below are plain Python that numba can compile: one board runs them as Python
+(:meth:`BearoffEvaluator.on_roll`: a look at a built table loads no numba), batches run them
+compiled (:meth:`BearoffEvaluator.on_roll_batch`, from
+:mod:`gammon.bearoff._evaluator_kernels`).
 """
 
 from __future__ import annotations
@@ -19,19 +24,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from ..errors import BearoffCoverageError
 from ..position import Position
-from . import perfect_hash
 from .onesided import ALL_OFF, FIRST_OFF, ONE, OneSidedTable
-from .perfect_hash import BINOMIAL
+from .perfect_hash import BINOMIAL, rank_counts
 from .twosided import CUBELESS, TwoSidedTable
 
 _ROLLS = 64
 
 
-@njit(cache=True)
 def side_counts(board, points, out):
     """Counts of the mover (``out[0]``) and opponent (``out[1]``) on their points 1..P.
 
@@ -57,7 +59,6 @@ def side_counts(board, points, out):
     return True
 
 
-@njit(cache=True, inline="always")
 def _dist(start, length, offset, data, x, which, out):
     """Fill ``out`` with P(exactly n rolls) as floats."""
     out[:] = 0.0
@@ -67,8 +68,9 @@ def _dist(start, length, offset, data, x, which, out):
         out[first + i] = data[base + i] / ONE
 
 
-@njit(cache=True)
-def _evaluate_boards(boards, points, start, length, offset, data, ts_values, ts_checkers, ts_size, out, status):
+def evaluate_boards(boards, points, start, length, offset, data, ts_values, ts_checkers, ts_size, out, status):
+    """The five probabilities of the side on roll of each board into ``out``; ``status[k]`` 1
+    when board ``k`` is not a bear-off position of the tables."""
     counts = np.zeros((2, points), np.int64)
     a = np.zeros(_ROLLS)
     b = np.zeros(_ROLLS)
@@ -89,12 +91,12 @@ def _evaluate_boards(boards, points, start, length, offset, data, ts_values, ts_
             opponent += counts[1, p]
             if p >= 6 and (counts[0, p] or counts[1, p]):
                 six = False
-        i = perfect_hash.rank_counts(BINOMIAL, counts[0], points)
-        j = perfect_hash.rank_counts(BINOMIAL, counts[1], points)
+        i = rank_counts(BINOMIAL, counts[0], points)
+        j = rank_counts(BINOMIAL, counts[1], points)
         if ts_size > 0 and six and mover <= ts_checkers and opponent <= ts_checkers:
             # The two-sided table's indices are the one-sided ones of the six home points.
-            i6 = perfect_hash.rank_counts(BINOMIAL, counts[0, :6], 6)
-            j6 = perfect_hash.rank_counts(BINOMIAL, counts[1, :6], 6)
+            i6 = rank_counts(BINOMIAL, counts[0, :6], 6)
+            j6 = rank_counts(BINOMIAL, counts[1, :6], 6)
             e = (ts_values[i6 * ts_size + j6, 0] + 0.5) / 32767.5
             out[k, 0] = (1.0 + e) / 2.0
             continue
@@ -174,21 +176,26 @@ class BearoffEvaluator:
         return bool(side_counts(np.asarray(board, np.int8), self.points, counts))
 
     def covers_batch(self, boards: np.ndarray) -> np.ndarray:
-        boards = np.ascontiguousarray(boards, np.int8)
-        counts = np.zeros((2, self.points), np.int64)
-        return np.array([side_counts(b, self.points, counts) for b in boards], np.bool_)
+        from . import _evaluator_kernels
+
+        return _evaluator_kernels.covers_batch(np.ascontiguousarray(boards, np.int8).reshape(-1, 26), self.points)
 
     # -- evaluation ---------------------------------------------------------------------
     def on_roll_batch(self, boards: np.ndarray) -> np.ndarray:
         """``(N, 5)`` probabilities of the side on roll of ``(N, 26)`` kernel boards (before its roll;
         a bots :class:`~gammon.bots.Evaluator` scores boards after a play, for the side that moved)."""
+        from . import _evaluator_kernels
+
+        return self._on_roll(boards, _evaluator_kernels.evaluate_boards)
+
+    def _on_roll(self, boards: np.ndarray, evaluate) -> np.ndarray:
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
         table = self.onesided
         start, length, offset, _, data = table.arrays()
         ts = self.twosided
         out = np.zeros((boards.shape[0], 5))
         status = np.zeros(boards.shape[0], np.int8)
-        _evaluate_boards(
+        evaluate(
             boards, table.points, start, length, offset, data, ts.values, ts.checkers, ts.size, out, status
         )
         if status.any():
@@ -199,8 +206,8 @@ class BearoffEvaluator:
         return out
 
     def on_roll(self, board: np.ndarray | Sequence[int]) -> np.ndarray:
-        """The five probabilities of one kernel board, for the side on roll."""
-        return self.on_roll_batch(np.asarray(board, np.int8)[None, :])[0]
+        """The five probabilities of one kernel board, for the side on roll (run as Python)."""
+        return self._on_roll(np.asarray(board, np.int8)[None, :], evaluate_boards)[0]
 
     def evaluate_position(self, position: Position) -> np.ndarray:
         """The five probabilities of the side to act in ``position``."""

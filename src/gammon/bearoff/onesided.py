@@ -16,7 +16,9 @@ near ties (expected rolls within about 1e-4) and moves single probabilities by u
 
 The dynamic program walks positions by pip count (every play lowers it), so the
 positions of one level are independent and run on all cores; the plays come from
-:func:`gammon.movegen.generate_into`.
+:func:`gammon.movegen.generate_into`. The compiled part of the build lives in
+:mod:`gammon.bearoff._onesided_kernels`, loaded by :func:`build`: reading a built table
+loads no numba.
 """
 
 from __future__ import annotations
@@ -26,13 +28,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from ..errors import BearoffCoverageError, BearoffTableError
-from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from . import perfect_hash
 from ._workers import Workers
-from .perfect_hash import BINOMIAL, position_count, rank_board, unrank_batch
+from .perfect_hash import BINOMIAL, position_count, unrank_batch
 from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
 
 #: Probability 1 as a 16-bit fraction.
@@ -44,100 +44,8 @@ BAND = 32
 MAX_POINTS = 10
 ALL_OFF, FIRST_OFF = 0, 1
 
-_OVERFLOW = 1  # error codes out of the kernel
-_ORDER = 2
-
-
-@njit(cache=True, inline="always")
-def _finish(acc, out_band, out_start, out_length, out_rsum, x, which):
-    """Round the 36-weighted sums to fractions of ONE, as GNU Backgammon does; 0 or an error code."""
-    total = 0
-    mode = 0
-    best = -1
-    for i in range(ROLL_LIMIT):
-        acc[i] = (acc[i] + 18) // 36
-        total += acc[i]
-        if acc[i] > best:
-            best = acc[i]
-            mode = i
-    acc[mode] -= total - ONE
-    lo = 0
-    while acc[lo] == 0:
-        lo += 1
-    hi = ROLL_LIMIT - 1
-    while acc[hi] == 0:
-        hi -= 1
-    if hi - lo + 1 > BAND:
-        return _OVERFLOW
-    s = 0
-    for i in range(BAND):
-        v = acc[lo + i] if lo + i <= hi else 0
-        out_band[x, which, i] = v
-        s += (lo + i) * v
-    out_start[x, which] = lo
-    out_length[x, which] = hi - lo + 1
-    out_rsum[x, which] = s
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def _solve_positions(binomial, points, counts, level_of, order, lo, hi, band, start, length, rsum):
-    """Solve the positions ``order[lo:hi]`` (part of one level); returns 0 or an error code."""
-    board = np.zeros(BOARD_SIZE, np.int8)
-    out_boards, out_moves, out_counts, hashes = play_buffers()
-    acc = np.zeros(ROLL_LIMIT, np.int64)
-    gacc = np.zeros(ROLL_LIMIT, np.int64)
-    for k in range(lo, hi):
-        x = order[k]
-        total = 0
-        for p in range(points):
-            board[p + 1] = counts[x, p]
-            total += counts[x, p]
-        acc[:] = 0
-        gacc[:] = 0
-        if total == 0:
-            acc[0] = ONE * 36
-            gacc[0] = ONE * 36
-        else:
-            gammon = total == 15  # with a checker off there is no gammon to save
-            if not gammon:
-                gacc[0] = ONE * 36
-            for d1 in range(1, 7):
-                for d2 in range(1, d1 + 1):
-                    weight = 1 if d1 == d2 else 2
-                    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes)
-                    best = -1
-                    best_sum = np.int64(1) << 62
-                    gbest = -1
-                    gbest_sum = np.int64(1) << 62
-                    for r in range(n):
-                        j = rank_board(binomial, out_boards[r], points)
-                        if level_of[j] >= level_of[x]:
-                            return _ORDER  # never: a play takes two pips unless it ends the race
-                        if rsum[j, ALL_OFF] < best_sum:
-                            best_sum = rsum[j, ALL_OFF]
-                            best = j
-                        if gammon and rsum[j, FIRST_OFF] < gbest_sum:
-                            gbest_sum = rsum[j, FIRST_OFF]
-                            gbest = j
-                    s0 = start[best, ALL_OFF] + 1
-                    if s0 + length[best, ALL_OFF] > ROLL_LIMIT:
-                        return _OVERFLOW
-                    for i in range(length[best, ALL_OFF]):
-                        acc[s0 + i] += weight * band[best, ALL_OFF, i]
-                    if gammon:
-                        s1 = start[gbest, FIRST_OFF] + 1
-                        if s1 + length[gbest, FIRST_OFF] > ROLL_LIMIT:
-                            return _OVERFLOW
-                        for i in range(length[gbest, FIRST_OFF]):
-                            gacc[s1 + i] += weight * band[gbest, FIRST_OFF, i]
-        code = _finish(acc, band, start, length, rsum, x, ALL_OFF)
-        if code:
-            return code
-        code = _finish(gacc, band, start, length, rsum, x, FIRST_OFF)
-        if code:
-            return code
-    return 0
+OVERFLOW = 1  # error codes out of the kernel
+ORDER = 2
 
 
 def table_name(points: int, checkers: int = 15) -> str:
@@ -196,19 +104,21 @@ def build(
     )
     levels = len(bounds) - 1
     done = partial.steps if partial.steps <= levels else 0
+    from ._onesided_kernels import solve_positions
+
     workers = Workers(threads)
     try:
         band, start, length, rsum = (partial.arrays[k] for k in ("band", "start", "length", "rsum"))
 
         def solve(a: int, b: int) -> int:
-            return _solve_positions(BINOMIAL, points, counts, level_of, order, a, b, band, start, length, rsum)
+            return solve_positions(BINOMIAL, points, counts, level_of, order, a, b, band, start, length, rsum)
 
         last = time.monotonic()
         if progress:
             progress(int(bounds[done]), size)
         while done < levels:
             code = max(workers.run(solve, int(bounds[done]), int(bounds[done + 1])))
-            if code == _OVERFLOW:
+            if code == OVERFLOW:
                 raise BearoffTableError(f"a distribution spans more than {BAND} rolls; raise BAND")
             if code:
                 raise BearoffTableError("a play that does not lower the pip count by two: the move generator disagrees")

@@ -16,7 +16,10 @@ right order for the tables:
   are exactly the indices below ``C(P + c, c)``: the two-sided table's one-side indices
   are a prefix of the one-sided table's.
 
-Both directions take O(P + 15) steps with the precomputed binomials below.
+Both directions take O(P + 15) steps with the precomputed binomials below. The steps are
+plain Python that numba can compile: one position runs them as Python (a lookup in a built
+table loads no numba); the batch kernels and the table builders run them compiled, from
+:mod:`gammon.bearoff._perfect_hash_kernels`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from ..errors import BearoffCoverageError, InvalidPositionError
 
@@ -51,15 +53,6 @@ def position_count(points: int, checkers: int) -> int:
     return int(BINOMIAL[points + checkers, checkers])
 
 
-@njit(cache=True, inline="always")
-def _below(binomial, points, total):
-    """Positions on ``points`` points with fewer than ``total`` checkers: C(points + total - 1, points)."""
-    if total <= 0:
-        return np.int64(0)
-    return binomial[points + total - 1, points]
-
-
-@njit(cache=True)
 def rank_counts(binomial, counts, points):
     """Index of the counts on points 1..``points`` (``counts[0]`` is the ace point)."""
     index = np.int64(0)
@@ -71,7 +64,6 @@ def rank_counts(binomial, counts, points):
     return index
 
 
-@njit(cache=True)
 def rank_board(binomial, board, points):
     """Index of the mover's checkers on a kernel board (points 1..``points`` of ``board``)."""
     index = np.int64(0)
@@ -83,45 +75,42 @@ def rank_board(binomial, board, points):
     return index
 
 
-@njit(cache=True)
 def unrank_into(binomial, index, points, out):
-    """Write the counts of position ``index`` into ``out[0..points)``; returns the checker total."""
+    """Write the counts of position ``index`` into ``out[0..points)``; returns the checker total.
+
+    The positions on ``p`` points with fewer than ``t`` checkers number C(p + t - 1, p) (0
+    for t = 0): each block of positions with one checker total starts there.
+    """
     remaining = np.int64(index)
     total = 0
-    while total < 15 and _below(binomial, points, total + 1) <= remaining:
+    while total < 15 and binomial[points + total, points] <= remaining:
         total += 1
     above = total
     for i in range(points):
-        remaining -= _below(binomial, points - i, above)
+        if above > 0:
+            remaining -= binomial[points - i + above - 1, points - i]
         # The largest number of checkers above point i + 1 whose block starts at or below
         # what is left of the index.
         higher = above
-        while higher > 0 and _below(binomial, points - i - 1, higher) > remaining:
+        while higher > 0 and binomial[points - i + higher - 2, points - i - 1] > remaining:
             higher -= 1
         out[i] = above - higher
         above = higher
     return total
 
 
-@njit(cache=True)
-def rank_batch(binomial, counts):
+def rank_batch(binomial: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Indices of many positions: ``counts`` is (N, P)."""
-    n = counts.shape[0]
-    points = counts.shape[1]
-    out = np.empty(n, np.int64)
-    for k in range(n):
-        out[k] = rank_counts(binomial, counts[k], points)
-    return out
+    from . import _perfect_hash_kernels
+
+    return _perfect_hash_kernels.rank_batch(binomial, counts)
 
 
-@njit(cache=True)
-def unrank_batch(binomial, indices, points):
-    """Counts (N, P) of many indices."""
-    n = indices.shape[0]
-    out = np.zeros((n, points), np.int8)
-    for k in range(n):
-        unrank_into(binomial, indices[k], points, out[k])
-    return out
+def unrank_batch(binomial: np.ndarray, indices: np.ndarray, points: int) -> np.ndarray:
+    """Counts (N, P) of many indices, as int8."""
+    from . import _perfect_hash_kernels
+
+    return _perfect_hash_kernels.unrank_batch(binomial, indices, points)
 
 
 def _check_points(points: int) -> None:
@@ -148,7 +137,7 @@ def rank(counts: Sequence[int], points: int | None = None) -> int:
         raise InvalidPositionError(f"counts {values} have a negative entry")
     if sum(values) > MAX_CHECKERS:
         raise InvalidPositionError(f"counts {values} hold {sum(values)} checkers; at most {MAX_CHECKERS}")
-    return int(rank_counts(BINOMIAL, np.array(values, np.int64), points))
+    return int(rank_counts(BINOMIAL, values, points))
 
 
 def unrank(index: int, points: int = 6, checkers: int = MAX_CHECKERS) -> tuple[int, ...]:

@@ -16,7 +16,9 @@ real arithmetic by at most 1.3e-4 in equity (6e-5 in P(win)) over the 6x6 table,
 The side on roll's plays do not depend on the opponent's checkers (there is no contact),
 so they are generated once per one-sided position by :func:`gammon.movegen.generate_into`
 and reused for every opponent position. A pair is solved after every pair it can reach,
-level by level of the sides' summed play depth, each level on all cores.
+level by level of the sides' summed play depth, each level on all cores. The compiled
+part of the build lives in :mod:`gammon.bearoff._twosided_kernels`, loaded by :func:`build`:
+reading a built table loads no numba.
 """
 
 from __future__ import annotations
@@ -27,13 +29,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from ..errors import BearoffCoverageError, BearoffTableError
-from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from . import perfect_hash
 from ._workers import Workers
-from .perfect_hash import BINOMIAL, position_count, rank_board, unrank_batch
+from .perfect_hash import BINOMIAL, position_count, unrank_batch
 from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
 
 #: +1 and -1 in the 16-bit fixed point.
@@ -43,147 +43,6 @@ POINTS = 6
 MAX_CHECKERS = 12  # 18,564 positions a side: 2.8 GB; more would not fit a machine
 CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = 0, 1, 2, 3
 ROLLS = 21
-#: Weight out of 36 of each roll in generation order (d1 = 1..6, d2 = 1..d1): doubles 1, others 2.
-_WEIGHTS = np.array([1 if d1 == d2 else 2 for d1 in range(1, 7) for d2 in range(1, d1 + 1)], np.int64)
-
-
-@njit(cache=True)
-def successors(binomial, points, counts):
-    """Distinct successor indices of every position for each of the 21 rolls (CSR form)."""
-    size = counts.shape[0]
-    board = np.zeros(BOARD_SIZE, np.int8)
-    out_boards, out_moves, out_counts, hashes = play_buffers()
-    offsets = np.zeros(size * ROLLS + 1, np.int64)
-    capacity = size * ROLLS * 4 + 64
-    targets = np.empty(capacity, np.int32)
-    total = 0
-    for x in range(size):
-        empty = True
-        for p in range(points):
-            board[p + 1] = counts[x, p]
-            if counts[x, p]:
-                empty = False
-        r = 0
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                if not empty:
-                    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes)
-                    if total + n > capacity:
-                        capacity = 2 * capacity + n
-                        grown = np.empty(capacity, np.int32)
-                        grown[:total] = targets[:total]
-                        targets = grown
-                    for k in range(n):
-                        targets[total] = rank_board(binomial, out_boards[k], points)
-                        total += 1
-                r += 1
-                offsets[x * ROLLS + r] = total
-    return offsets, targets[:total].copy()
-
-
-@njit(cache=True, inline="always")
-def _half(value):
-    """C's ``value / 2`` on integers: truncation toward zero."""
-    return value // 2 if value >= 0 else -((-value) // 2)
-
-
-@njit(cache=True, inline="always")
-def _after_cube(no_double, double_take):
-    """The equity of the side on roll once it has made its best cube decision.
-
-    It doubles when double/take (twice the value of rolling with the opponent owning the
-    cube) or double/pass (+1) is at least rolling without doubling; the taker drops when
-    taking is worse than -1, i.e. when the doubler's value exceeds half a point.
-    """
-    if double_take >= _half(no_double):
-        if double_take >= PLUS_ONE // 2:
-            return PLUS_ONE
-        return 2 * double_take
-    return no_double
-
-
-@njit(cache=True, inline="always")
-def _solve(values, offsets, targets, size, i, j):
-    row = i * size + j
-    if i == 0:
-        for c in range(4):
-            values[row, c] = PLUS_ONE  # the side on roll has nothing left: it has won
-        return
-    if j == 0:
-        for c in range(4):
-            values[row, c] = MINUS_ONE
-        return
-    t0 = 0
-    t1 = 0
-    t2 = 0
-    t3 = 0
-    base = j * size
-    for r in range(ROLLS):
-        b0 = -65535
-        b1 = -65535
-        b2 = -65535
-        b3 = -65535
-        for k in range(offsets[i * ROLLS + r], offsets[i * ROLLS + r + 1]):
-            # After the play the opponent is on roll in (j, s); its values are negated.
-            s = base + targets[k]
-            v0 = np.int64(values[s, 0])
-            v1 = np.int64(values[s, 1])
-            v2 = np.int64(values[s, 2])
-            v3 = np.int64(values[s, 3])
-            e = -v0 - 1
-            if e > b0:
-                b0 = e
-            e = -v3 - 1  # we own the cube: the opponent cannot double
-            if e > b1:
-                b1 = e
-            e = -_after_cube(v2, v3) - 1  # centred: the opponent may double
-            if e > b2:
-                b2 = e
-            e = -_after_cube(v1, v3) - 1  # the opponent owns it and may redouble
-            if e > b3:
-                b3 = e
-        weight = _WEIGHTS[r]
-        t0 += weight * b0
-        t1 += weight * b1
-        t2 += weight * b2
-        t3 += weight * b3
-    values[row, 0] = t0 // 36 if t0 >= 0 else -((-t0) // 36)
-    values[row, 1] = t1 // 36 if t1 >= 0 else -((-t1) // 36)
-    values[row, 2] = t2 // 36 if t2 >= 0 else -((-t2) // 36)
-    values[row, 3] = t3 // 36 if t3 >= 0 else -((-t3) // 36)
-
-
-@njit(cache=True)
-def play_depth(offsets, targets, size):
-    """The longest sequence of plays from each position to all off (0 for none left).
-
-    A position's value needs only positions of smaller depth sum, so the (on roll,
-    opponent) pairs with one depth sum are independent: one parallel step each. Returns
-    -1 if some play does not lower the index, which the dynamic program relies on.
-    """
-    depth = np.zeros(size, np.int64)
-    for x in range(1, size):
-        deepest = -1
-        for k in range(offsets[x * ROLLS], offsets[(x + 1) * ROLLS]):
-            s = targets[k]
-            if s >= x:
-                return depth, -1
-            if depth[s] > deepest:
-                deepest = depth[s]
-        depth[x] = deepest + 1
-    return depth, 0
-
-
-@njit(cache=True, nogil=True)
-def _solve_level(values, offsets, targets, size, depth, bucket_start, bucket_items, level, j_lo, j_hi):
-    """The pairs (i, j) with depth[i] + depth[j] == level and j in [j_lo, j_hi)."""
-    buckets = bucket_start.shape[0] - 1
-    for j in range(j_lo, j_hi):
-        want = level - depth[j]
-        if 0 <= want < buckets:
-            for k in range(bucket_start[want], bucket_start[want + 1]):
-                _solve(values, offsets, targets, size, bucket_items[k], j)
-    return 0
 
 
 def table_name(checkers: int, points: int = POINTS) -> str:
@@ -209,6 +68,8 @@ def build(
         raise BearoffTableError(f"two-sided tables hold 1 to {MAX_CHECKERS} checkers a side, not {checkers}")
     if not 1 <= points <= POINTS:
         raise BearoffTableError(f"two-sided tables span 1 to {POINTS} points, not {points}")
+    from ._twosided_kernels import play_depth, solve_level, successors
+
     path = Path(path)
     size = position_count(points, checkers)
     counts = unrank_batch(BINOMIAL, np.arange(size, dtype=np.int64), points)
@@ -233,7 +94,7 @@ def build(
             progress(int(solved[done - 1]) if done else 0, size * size)
 
         def solve(a: int, b: int, level: int) -> int:
-            return _solve_level(values, offsets, targets, size, depth, bucket_start, bucket_items, level, a, b)
+            return solve_level(values, offsets, targets, size, depth, bucket_start, bucket_items, level, a, b)
 
         while done < levels:
             workers.run(functools.partial(solve, level=done), 0, size)

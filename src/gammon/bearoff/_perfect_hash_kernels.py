@@ -1,0 +1,38 @@
+"""The perfect hash's steps (:mod:`gammon.bearoff.perfect_hash`) compiled by numba, and its batch kernels.
+
+The same functions, not copies: each step is that module's plain-Python one given to
+``njit`` (numba keeps the machine code in its on-disk cache). Kernels elsewhere in the
+bear-off package call the compiled steps from here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import perfect_hash as _steps
+
+rank_counts = njit(cache=True)(_steps.rank_counts)
+rank_board = njit(cache=True)(_steps.rank_board)
+unrank_into = njit(cache=True)(_steps.unrank_into)
+
+
+@njit(cache=True)
+def rank_batch(binomial, counts):
+    """Indices of many positions: ``counts`` is (N, P)."""
+    n = counts.shape[0]
+    points = counts.shape[1]
+    out = np.empty(n, np.int64)
+    for k in range(n):
+        out[k] = rank_counts(binomial, counts[k], points)
+    return out
+
+
+@njit(cache=True)
+def unrank_batch(binomial, indices, points):
+    """Counts (N, P) of many indices."""
+    n = indices.shape[0]
+    out = np.zeros((n, points), np.int8)
+    for k in range(n):
+        unrank_into(binomial, indices[k], points, out[k])
+    return out
