@@ -11,6 +11,8 @@ run that fills numba's on-disk cache if it is empty; rounds of every command in 
 * gammon show            -- a diagram: no kernel, no numba
 * gammon moves           -- the legal plays of a roll: the kernel, loaded from numba's cache
 * gammon hint (0-ply)    -- ranked by pubeval at 0 ply: the kernel and an evaluator
+* gammon bearoff query   -- a race of 15 checkers a side from the built tables (the warm-up
+                            run builds the default tables into the user cache if missing)
 * import numba           -- what numba alone costs, for comparison
 * numba, 1 cached call   -- numba's floor for any kernel command: one trivial function with
                             ``cache=True``, loaded from the cache and called once
@@ -61,6 +63,7 @@ def commands(folder: Path) -> list[tuple[str, list[str], float | None]]:
         ("gammon show", [*gammon, "show", POSITION], 0.25),
         ("gammon moves 3 1", [*gammon, "moves", POSITION, "3", "1"], 0.6),
         ("gammon hint (pubeval, 0-ply)", [*gammon, "hint", POSITION, "3", "1", "--player", "pubeval"], None),
+        ("gammon bearoff query", [*gammon, "bearoff", "query", *"3 3 3 3 3 0 2 2 3 3 3 2".split()], None),
         ("python -c 'import numba'", [sys.executable, "-c", "import numba"], None),
         ("numba, 1 cached call", [sys.executable, str(floor)], None),
     ]
