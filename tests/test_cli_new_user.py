@@ -126,6 +126,15 @@ def test_duel_match_command_with_one_pair(capsys, monkeypatch) -> None:
     assert 0.0 <= low <= high <= 100.0
 
 
+def test_duel_json_with_one_pair_of_games_is_strict_json(capsys, monkeypatch) -> None:
+    status, out, _ = run(["duel", "pubeval", "random", "--games", "2", "--workers", "1", "--json"], capsys, monkeypatch)
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not JSON")
+
+    assert status == 0 and json.loads(out, parse_constant=refuse)["ci95"] == [None, None]
+
+
 # -- hint -----------------------------------------------------------------------------------------------
 def test_hint_shows_each_plays_depth_and_says_when_they_differ(capsys, monkeypatch) -> None:
     status, out, _ = run(["hint", "4HPwATDgc/ABMA", "3", "1", "--player", "pubeval:1"], capsys, monkeypatch)

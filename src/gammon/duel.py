@@ -315,7 +315,8 @@ class DuelResult:
             "games": self.games,
             "seed": self.seed,
             "ppg": round(self.ppg, 6),
-            "ci95": [round(low, 6), round(high, 6)],
+            # One pair of games gives no interval: null, as JSON has no infinity.
+            "ci95": [round(low, 6) if math.isfinite(low) else None, round(high, 6) if math.isfinite(high) else None],
             "a_wins": self.count("a", 1),
             "a_gammons": self.count("a", 2),
             "a_backgammons": self.count("a", 3),
