@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterator, Sequence
+import numbers
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .errors import InvalidPositionError
@@ -102,7 +103,7 @@ class Position:
 
             values = tuple(position_id.decode(board))
         else:
-            values = tuple(int(v) for v in board)
+            values = _counts(board, "a board", POINTS + 2)
             _validate(values)
         if not isinstance(turn, Color):
             try:
@@ -119,17 +120,19 @@ class Position:
         cls, white: Sequence[int], black: Sequence[int], turn: Color = Color.WHITE
     ) -> Position:
         """Build from each side's 25 counts in its own numbering: points 1..24, then its bar."""
-        for name, counts in (("white", white), ("black", black)):
-            if len(counts) != 25:
-                raise InvalidPositionError(f"{name} needs 25 counts (points 1-24 and bar), got {len(counts)}")
+        sides = []
+        for name, given in (("white", white), ("black", black)):
+            counts = _counts(given, f"{name}'s checkers", POINTS + 1, "points 1-24 and bar")
             for i, c in enumerate(counts):
-                if int(c) < 0:
+                if c < 0:
                     where = "bar" if i == 24 else f"point {i + 1}"
                     raise InvalidPositionError(f"{name} has a negative count {c} on its {where}")
             if sum(counts) > CHECKERS:
                 raise InvalidPositionError(f"{name} has {sum(counts)} checkers; at most {CHECKERS}")
-        mover, opponent = (white, black) if turn == Color.WHITE else (black, white)
-        return cls(_board_from_checkers(list(map(int, mover)), list(map(int, opponent))), turn)
+            sides.append(counts)
+        white_counts, black_counts = sides
+        mover, opponent = (white_counts, black_counts) if turn == Color.WHITE else (black_counts, white_counts)
+        return cls(_board_from_checkers(mover, opponent), turn)
 
     @classmethod
     def from_position_id(cls, text: str, turn: Color = Color.WHITE) -> Position:
@@ -246,10 +249,34 @@ class Position:
         return iter(self._board)
 
 
+def _counts(given: object, what: str, size: int, layout: str = "bars and 24 points") -> tuple[int, ...]:
+    """``given`` as ``size`` plain ints, or InvalidPositionError saying what was expected.
+
+    Whole numbers of any integer type (numpy's too) are counts; text, floats, ``True`` and
+    ``None`` are not. A string as a whole is a Position ID, read before this is reached.
+    """
+    expected = f"{what}: expected a sequence of {size} checker counts ({layout})"
+    if size == POINTS + 2:
+        expected += " or a Position ID string"
+    ordered = isinstance(given, Sequence) or (hasattr(given, "__len__") and hasattr(given, "__getitem__"))
+    if not ordered or isinstance(given, (str, bytes, bytearray, Mapping)):
+        raise InvalidPositionError(f"{expected}, got {type(given).__name__} {_shown(given)}")
+    items = list(given)  # type: ignore[call-overload]
+    if len(items) != size:
+        raise InvalidPositionError(f"{what}: expected {size} entries ({layout}), got {len(items)}")
+    for i, item in enumerate(items):
+        if isinstance(item, bool) or not isinstance(item, numbers.Integral):
+            raise InvalidPositionError(f"{expected}, got {_shown(item)} (a {type(item).__name__}) at index {i}")
+    return tuple(int(item) for item in items)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _validate(board: tuple[int, ...]) -> None:
     """Raise :class:`InvalidPositionError` naming the first problem of a kernel board."""
-    if len(board) != POINTS + 2:
-        raise InvalidPositionError(f"a board has 26 entries (bars and 24 points), got {len(board)}")
     if board[25] < 0:
         raise InvalidPositionError(f"the side to act's bar count must be >= 0, got {board[25]}")
     if board[0] > 0:

@@ -19,6 +19,36 @@ _BPN = re.compile(r"[a-oA-O0-9]+-w.*", re.DOTALL)
 #: What :func:`detect` can answer.
 NOTATIONS = ("bpn", "gnubgid", "position_id", "xgid", "fibs")
 
+#: The largest cube any notation gammon writes can carry: the Match ID keeps log2(cube) in 4 bits.
+MAX_CUBE = 1 << 15
+
+#: The longest number :func:`whole_number` reads (leading zeros aside): far above every limit gammon
+#: checks, and below the 4,300 digits at which ``int()`` refuses to convert at all.
+_MAX_DIGITS = 100
+
+
+def whole_number(text: str, low: int = 0, high: int | None = None) -> int | None:
+    """The value of ``text`` if it is a whole number in ASCII digits within ``low``..``high``; else None.
+
+    The one digit rule of gammon: only ``0``-``9`` are digits. ``str.isdigit()`` is also True
+    for ``²``, ``①`` and ``٣``, on which ``int()`` then raises or reads a number nobody wrote;
+    signs, spaces and ``_`` (which ``int()`` accepts) are not part of a number either. Callers
+    say what they expected when the answer is None. A number of more than 100 digits is never
+    one gammon needs, and reads as None too.
+
+    >>> whole_number("13"), whole_number("²"), whole_number("٣"), whole_number("7", 1, 6)
+    (13, None, None, None)
+    """
+    if not isinstance(text, str) or not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS:
+        return None
+    value = int(digits)
+    if value < low or (high is not None and value > high):
+        return None
+    return value
+
 
 def detect(text: str) -> str:
     """Which notation ``text`` is written in: one of :data:`NOTATIONS`.
@@ -48,4 +78,4 @@ def detect(text: str) -> str:
     )
 
 
-__all__ = ["NOTATIONS", "NotationError", "detect"]
+__all__ = ["MAX_CUBE", "NOTATIONS", "NotationError", "detect", "whole_number"]

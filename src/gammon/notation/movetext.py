@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousPlayError, IllegalPlayError, InvalidMoveError
 from ..play import BAR, OFF, Move, Play
+from . import whole_number
 
 if TYPE_CHECKING:
     import numpy as np
@@ -108,9 +109,9 @@ def parse_journeys(text: str) -> list[Journey]:
             raise InvalidMoveError(f"bad move {token!r}: expected e.g. 24/18, 13/10(2), bar/22*, 6/off")
         count = 1
         if match["count"] is not None:
-            if not match["count"].isdigit() or not 1 <= int(match["count"]) <= _MAX_MOVES:
+            count = whole_number(match["count"], 1, _MAX_MOVES)  # type: ignore[assignment]
+            if count is None:
                 raise InvalidMoveError(f"bad move {token!r}: a repeat count is 2, 3 or 4, as in 13/10(2)")
-            count = int(match["count"])
         parts = match["path"].split("/")
         if len(parts) < 2:
             raise InvalidMoveError(f"bad move {token!r}: expected from/to, e.g. 24/18")
@@ -145,9 +146,9 @@ def _read_point(word: str, token: str, *, source: bool) -> int:
         if source:
             raise InvalidMoveError(f"bad move {token!r}: 'off' is where a move ends, not where it starts")
         return OFF
-    if not word.isdigit() or len(word) > 2:
+    point = whole_number(word) if len(word) <= 2 else None
+    if point is None:
         raise InvalidMoveError(f"bad move {token!r}: {word!r} is not a point (1-24, bar/25, off/0)")
-    point = int(word)
     if source and not 1 <= point <= 25:
         raise InvalidMoveError(f"bad move {token!r}: a move starts on 1-24 or the bar (25), not {point}")
     if not source and not 0 <= point <= 24:

@@ -15,6 +15,7 @@ import re
 from ..errors import InvalidMoveError
 from ..play import BAR, OFF, LegalPlays, Play
 from ..position import Color, Position
+from . import whole_number
 from .movetext import Journey, resolve
 
 _REPEAT_BEFORE = re.compile(r"^([234])\((.*)\)$")
@@ -43,9 +44,10 @@ def _read_point(word: str, item: str, turn: Color, *, source: bool) -> int:
         if source:
             raise InvalidMoveError(f"bad move {item!r}: H (home) is where a move ends")
         return OFF
-    if not word.isdigit() or not 1 <= int(word) <= 24:
+    point = whole_number(word, 1, 24)
+    if point is None:
         raise InvalidMoveError(f"bad move {item!r}: {word!r} is not a point 1-24, B or H")
-    return _fixed_to_mover(int(word), turn)
+    return _fixed_to_mover(point, turn)
 
 
 def parse_journeys(text: str, turn: Color, on_bar: bool) -> list[Journey]:
@@ -67,9 +69,9 @@ def parse_journeys(text: str, turn: Color, on_bar: bool) -> list[Journey]:
         if ":" in body:
             start, _, die_text = body.partition(":")
             source = _read_point(start, item, turn, source=True)
-            if not die_text.isdigit() or not 1 <= int(die_text) <= 6:
+            die = whole_number(die_text, 1, 6)
+            if die is None:
                 raise InvalidMoveError(f"bad move {item!r}: {die_text!r} is not a die 1-6")
-            die = int(die_text)
             journeys.extend([Journey(source, (max(source - die, OFF),), (False,), die)] * count)
             continue
         if "-" in body:
