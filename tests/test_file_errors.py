@@ -10,8 +10,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 import sys
 import threading
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -163,6 +165,26 @@ def test_a_table_with_a_bad_section_type_is_a_table_error(tmp_path: Path) -> Non
             read_table(path, verify=False)
 
 
+def _with_checksum(data: bytes) -> bytes:
+    import hashlib
+
+    digest = hashlib.sha256(data[:44])
+    digest.update(data[64:])
+    return data[:44] + digest.digest()[:20] + data[64:]
+
+
+def test_a_checksummed_table_with_impossible_fields_is_a_table_error(tmp_path: Path) -> None:
+    path = tmp_path / "t.bearoff"
+    onesided.build(path, 2, 2)
+    data = path.read_bytes()
+    for at, value, reason in ((11, 200, "points"), (12, 99, "checkers"), (20, 7, "entries")):
+        damaged = bytearray(data)
+        damaged[at] = value  # points, checkers, positions: still a checksummed file
+        path.write_bytes(_with_checksum(bytes(damaged)))
+        with pytest.raises(BearoffTableError, match=reason):
+            onesided.OneSidedTable(path)
+
+
 # -- the command ----------------------------------------------------------------------------
 def _gammon(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     from gammon.cli import main
@@ -269,6 +291,28 @@ def test_deeply_nested_metadata_is_a_network_file_error() -> None:
     buffer.seek(0)
     with pytest.raises(NetworkFileError):
         Network.load(buffer)
+
+
+def _archive(**members: bytes) -> io.BytesIO:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    buffer.seek(0)
+    return buffer
+
+
+def test_a_damaged_array_header_or_an_encrypted_member_is_a_network_file_error() -> None:
+    header = b"{'descr': '<U2', 'fortran_order': False, 'shape': (,".ljust(118) + b"\n"
+    unfinished = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header  # numpy's tokenizer fails
+    with pytest.raises(NetworkFileError, match="damaged"):
+        Network.load(_archive(**{"meta.npy": unfinished}))
+    stored = io.BytesIO()
+    np.savez(stored, meta=np.array("{}"))
+    encrypted = bytearray(stored.getvalue())
+    encrypted[encrypted.index(b"PK\x01\x02") + 8] |= 1  # the central directory's "encrypted" flag
+    with pytest.raises(NetworkFileError, match="encrypted"):
+        Network.load(io.BytesIO(bytes(encrypted)))
 
 
 def test_a_folder_or_a_pipe_in_a_weights_files_place(tmp_path: Path) -> None:

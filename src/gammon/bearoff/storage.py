@@ -42,6 +42,10 @@ _HEADER_SIZE = 64
 _CHECKSUM_SIZE = 20  # SHA-256 truncated: ample against damage, not a signature
 _ENTRY = struct.Struct("<16s8sQQQ")  # name, dtype, offset, count, reserved: 48 bytes
 _ALIGN = 64
+_MAX_POINTS = 10  # the widest table the perfect hash can index (one-sided, 10 points)
+_MAX_CHECKERS = 15
+#: Sections whose length is fixed by the positions in the header: elements per position.
+_PER_POSITION = {1: {"start": 2, "length": 2, "offset": 2, "rolls_sum": 2}, 2: {"values": 4}}
 
 PARTIAL_MAGIC = b"GAMMONPT"
 _PARTIAL = struct.Struct("<8sHBBBxxxQQ")  # magic, version, kind, points, checkers, steps done, data bytes
@@ -237,6 +241,11 @@ def read_table(
         file_kind = Kind(kind_value)
     except ValueError:
         raise BearoffTableError(f"{path}: unknown table kind {kind_value}") from None
+    if not (1 <= file_points <= _MAX_POINTS and 1 <= file_checkers <= _MAX_CHECKERS):
+        raise BearoffTableError(
+            f"{path}: a table of {file_points} points and {file_checkers} checkers; gammon's tables span "
+            f"1 to {_MAX_POINTS} points and 1 to {_MAX_CHECKERS} checkers"
+        )
     header = TableHeader(file_kind, file_points, file_checkers, Contents(flags), positions, version)
     wanted = {"kind": kind, "points": points, "checkers": checkers}
     for field, value in wanted.items():
@@ -265,6 +274,11 @@ def read_table(
         label = name.rstrip(b"\0").decode(errors="replace")
         if offset % _ALIGN or offset + elements * dtype.itemsize > size:
             raise BearoffTableError(f"{path}: section {label!r} lies outside the file")
+        per_position = _PER_POSITION[file_kind].get(label)
+        if per_position is not None and elements != per_position * positions:
+            raise BearoffTableError(
+                f"{path}: section {label!r} has {elements} entries, expected {per_position * positions}"
+            )
         sections[label] = np.frombuffer(mapping, dtype, elements, offset)
     return TableFile(path, header, sections, mapping)
 

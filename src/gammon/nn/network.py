@@ -20,6 +20,7 @@ import io
 import json
 import os
 import stat
+import tokenize
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -48,7 +49,10 @@ _READ_ERRORS = (
     KeyError,
     EOFError,
     NotImplementedError,  # an unknown compression method
+    RuntimeError,  # zipfile: a member marked as encrypted
     RecursionError,  # deeply nested JSON
+    SyntaxError,
+    tokenize.TokenError,  # numpy reads an array header with Python's tokenizer
     MemoryError,  # an array header declaring an absurd shape
     zipfile.BadZipFile,
     zlib.error,
