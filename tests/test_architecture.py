@@ -18,7 +18,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gammon"
 
 CORE = {"errors", "movegen", "position", "play", "state", "notation", "dice", "diagram", "evaluation", "ubgi",
-        "workers", "data"}
+        "workers", "data", "lines"}
 
 #: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.
 LAYERS = {

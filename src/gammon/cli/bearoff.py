@@ -7,10 +7,12 @@ import json
 import re
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import GammonError
+from ..notation import whole_number
 from . import batch
 
 #: Counts on a query line: separated by spaces or commas, optionally in brackets.
@@ -131,8 +133,9 @@ def _largest(folder: Path, pattern: str) -> Path | None:
     found = []
     for path in folder.glob(pattern):
         number = path.name[pattern.index("*") : len(path.name) - (len(pattern) - pattern.index("*") - 1)]
-        if number.isdigit():
-            found.append((int(number), path))
+        size = whole_number(number)
+        if size is not None:
+            found.append((size, path))
     return max(found)[1] if found else None
 
 
@@ -243,10 +246,13 @@ def parse_counts(line: str) -> list[int]:
     if not text:
         raise BearoffArgumentError("empty line: expected 6 or 12 checker counts")
     tokens = [t for t in _SEPARATORS.split(text) if t]
-    try:
-        counts = [int(t) for t in tokens]
-    except ValueError:
-        raise BearoffArgumentError(f"{line.strip()!r}: counts must be whole numbers") from None
+    counts = []
+    for token in tokens:
+        # Only ASCII digits: int() would also read "٣" and "1_0"; a minus sign is read to be refused below.
+        value = whole_number(token.removeprefix("-"))
+        if value is None:
+            raise BearoffArgumentError(f"{line.strip()[:200]!r}: counts must be whole numbers")
+        counts.append(-value if token.startswith("-") else value)
     if len(counts) not in (6, 12):
         raise BearoffArgumentError(f"{line.strip()!r}: expected 6 or 12 checker counts, got {len(counts)}")
     for side, part in (("", counts[:6]), ("opponent's ", counts[6:])):
@@ -324,15 +330,9 @@ def _reply(evaluator: Any, number: int, text: str) -> dict[str, Any]:
         return batch.error(str(error), number, text)
 
 
-def run_batch(evaluator: Any, source: IO[str], sink: IO[str]) -> int:
+def run_batch(evaluator: Any, source: IO[bytes] | IO[str] | Iterable[str], sink: IO[str]) -> int:
     """Answer every non-blank line of ``source`` (see :mod:`gammon.cli.batch`); returns how many were bad."""
-    bad = 0
-    for number, text in batch.numbered(source):
-        result = _reply(evaluator, number, text)
-        bad += "error" in result
-        sink.write(json.dumps(result) + "\n")
-        sink.flush()
-    return bad
+    return batch.run(source, sink, batch.each_line(lambda number, text: _reply(evaluator, number, text)))
 
 
 def _query(args: argparse.Namespace) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from ..bots import Bot
 from ..players import DEFAULT_HINT_PLAYER, Player, cube_hint, load_player
@@ -111,18 +111,17 @@ def _cube(args: argparse.Namespace) -> int:
     return 0
 
 
-def batch_results(lines: Iterable[str], player: Player, met: MatchEquityTable | None = None) -> Iterator[str]:
-    """One JSON line per non-blank input line, in order (see :mod:`gammon.cli.batch`)."""
-    for number, text in batch.numbered(lines):
-        try:
-            _, decision = decision_for(GameState.parse(text.strip()), player, met)
-        except GammonError as error:
-            yield json.dumps(batch.error(str(error), number, text))
-            continue
-        yield json.dumps(batch.answer(decision.as_json(), text))
+def answer_line(number: int, text: str, player: Player, met: MatchEquityTable | None = None) -> dict[str, Any]:
+    """The answer to one batch line (see :mod:`gammon.cli.batch`)."""
+    try:
+        _, decision = decision_for(GameState.parse(text.strip()), player, met)
+    except GammonError as error:
+        return batch.error(str(error), number, text)
+    return batch.answer(decision.as_json(), text)
 
 
-def run_batch(stdin: IO[str], stdout: IO[str], player: Player, met: MatchEquityTable | None = None) -> None:
-    for result in batch_results(stdin, player, met):
-        stdout.write(result + "\n")
-        stdout.flush()
+def run_batch(stdin: IO[bytes] | IO[str] | Iterable[str], stdout: IO[str], player: Player,
+              met: MatchEquityTable | None = None) -> int:
+    """``gammon cube --batch``: one answer per non-blank line, each flushed as it is found; returns how many were bad."""
+    return batch.run(stdin, stdout, batch.each_line(lambda number, text: answer_line(number, text, player, met)),
+                     one_at_a_time=True)

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
 from .. import diagram
 from ..errors import GammonError
 from . import batch
-from ..notation import position_id
+from ..notation import position_id, whole_number
 from ..position import Color, Position
 from ..state import GameState
 
@@ -85,9 +84,10 @@ def read_dice(values: list[str], state: GameState) -> tuple[int, int]:
         return state.dice
     if len(values) == 1 and len(values[0]) == 2:
         values = list(values[0])  # "31"
-    if len(values) != 2 or not all(v.isdigit() and 1 <= int(v) <= 6 for v in values):
+    dice = [whole_number(v, 1, 6) for v in values]
+    if len(dice) != 2 or None in dice:
         raise ArgumentError(f"DIE: expected two dice 1-6 (e.g. 3 1), got {' '.join(values) or 'nothing'!r}")
-    return int(values[0]), int(values[1])
+    return dice[0], dice[1]  # type: ignore[return-value]
 
 
 # -- commands ----------------------------------------------------------------------------------
@@ -145,74 +145,75 @@ def _read_line(line: str) -> tuple[str, int, int]:
     if text.startswith("{"):
         try:
             item = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"line: not JSON ({error.msg})") from None
+        except RecursionError:
+            raise ValueError("line: not JSON (nested too deeply)") from None
+        except ValueError as error:  # JSONDecodeError, or a number too long to convert
+            raise ValueError(f"line: not JSON ({getattr(error, 'msg', error)})") from None
         if not isinstance(item, dict):
             raise ValueError("line: expected a JSON object with pid and dice")
         pid, dice = item.get("pid"), item.get("dice")
         if not isinstance(pid, str):
             raise ValueError("pid: missing or not a string")
-        if not isinstance(dice, list) or len(dice) != 2 or not all(type(d) is int for d in dice):
+        if not isinstance(dice, list) or len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
             raise ValueError("dice: expected a list of two dice 1-6")
-        fields = [pid, str(dice[0]), str(dice[1])]
+        first, second = dice
     else:
         fields = text.split()
         if len(fields) != 3:
             raise ValueError(f"line: expected 'POSITIONID D1 D2' (3 fields), got {len(fields)}")
-    pid, first, second = fields
+        pid = fields[0]
+        first, second = (whole_number(die, 1, 6) for die in fields[1:])
+        for name, die, value in (("d1", fields[1], first), ("d2", fields[2], second)):
+            if value is None:
+                raise ValueError(f"{name}: expected a die 1-6, got {die[:20]!r}")
     if len(pid) != position_id.ID_LENGTH or not pid.isascii():
-        raise ValueError(f"pid: expected 14 base64 characters, got {pid!r}")
-    for name, die in (("d1", first), ("d2", second)):
-        if not (die.isascii() and die.isdigit() and 1 <= int(die) <= 6):
-            raise ValueError(f"{name}: expected a die 1-6, got {die!r}")
-    return pid, int(first), int(second)
+        raise ValueError(f"pid: expected 14 base64 characters, got {pid[:40]!r}")
+    return pid, first, second  # type: ignore[return-value]
 
 
-def _dump(item: dict[str, Any]) -> str:
-    return json.dumps(item, separators=(",", ":"))
+def answer_lines(questions: Sequence[batch.Question]) -> list[dict[str, Any]]:
+    """The answers to ``questions`` (see :mod:`gammon.cli.batch`), decoded and generated in bulk by
+    the kernels, :data:`BATCH_CHUNK` lines at a time."""
+    answers: list[dict[str, Any]] = []
+    for start in range(0, len(questions), BATCH_CHUNK):
+        answers.extend(_answer_chunk(questions[start : start + BATCH_CHUNK]))
+    return answers
 
 
-def batch_results(lines: Iterable[str], start: int = 1) -> Iterator[str]:
-    """One JSON line per non-blank input line (see :mod:`gammon.cli.batch`), decoded and
-    generated in bulk by the kernels."""
+def _answer_chunk(chunk: Sequence[batch.Question]) -> list[dict[str, Any]]:
     import numpy as np
 
     from .. import movegen
 
-    numbered = batch.numbered(lines, start)
-    while True:
-        chunk = list(itertools.islice(numbered, BATCH_CHUNK))
-        if not chunk:
-            return
-        out: list[str | None] = [None] * len(chunk)
-        rows: list[int] = []
-        parsed: list[tuple[str, int, int]] = []
-        for k, (n, text) in enumerate(chunk):
-            try:
-                parsed.append(_read_line(text))
-                rows.append(k)
-            except ValueError as error:
-                out[k] = _dump(batch.error(str(error), n, text))
-        if rows:
-            texts = np.frombuffer("".join(p[0] for p in parsed).encode("ascii"), np.uint8).reshape(-1, 14).copy()
-            boards, status = position_id.decode_batch(texts)
-            good = [i for i in range(len(rows)) if status[i] == position_id.OK]
-            for i in range(len(rows)):
-                if status[i] != position_id.OK:
-                    n, text = chunk[rows[i]]
-                    message = f"pid: expected {position_id._STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
-                    out[rows[i]] = _dump(batch.error(message, n, text))
-            if good:
-                dice = np.array([parsed[i][1:] for i in good], np.int64)
-                offsets, results, _, _ = movegen.generate_batch(boards[good], dice)
-                ids = position_id.encode_batch(results).tobytes().decode("ascii")
-                for j, i in enumerate(good):
-                    found = sorted(ids[14 * r : 14 * r + 14] for r in range(offsets[j], offsets[j + 1]))
-                    pid, d1, d2 = parsed[i]
-                    out[rows[i]] = _dump(batch.answer({"pid": pid, "dice": [d1, d2], "results": found}, chunk[rows[i]][1]))
-        yield from (line for line in out if line is not None)
+    out: list[dict[str, Any] | None] = [None] * len(chunk)
+    rows: list[int] = []
+    parsed: list[tuple[str, int, int]] = []
+    for k, (n, text) in enumerate(chunk):
+        try:
+            parsed.append(_read_line(text))
+            rows.append(k)
+        except ValueError as error:
+            out[k] = batch.error(str(error), n, text)
+    if rows:
+        texts = np.frombuffer("".join(p[0] for p in parsed).encode("ascii"), np.uint8).reshape(-1, 14).copy()
+        boards, status = position_id.decode_batch(texts)
+        good = [i for i in range(len(rows)) if status[i] == position_id.OK]
+        for i in range(len(rows)):
+            if status[i] != position_id.OK:
+                n, text = chunk[rows[i]]
+                message = f"pid: expected {position_id._STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
+                out[rows[i]] = batch.error(message, n, text)
+        if good:
+            dice = np.array([parsed[i][1:] for i in good], np.int64)
+            offsets, results, _, _ = movegen.generate_batch(boards[good], dice)
+            ids = position_id.encode_batch(results).tobytes().decode("ascii")
+            for j, i in enumerate(good):
+                found = sorted(ids[14 * r : 14 * r + 14] for r in range(offsets[j], offsets[j + 1]))
+                pid, d1, d2 = parsed[i]
+                out[rows[i]] = batch.answer({"pid": pid, "dice": [d1, d2], "results": found}, chunk[rows[i]][1])
+    return out  # type: ignore[return-value]
 
 
-def run_batch(stdin: IO[str], stdout: IO[str]) -> None:
-    for line in batch_results(stdin):
-        stdout.write(line + "\n")
+def run_batch(stdin: IO[bytes] | IO[str] | Iterable[str], stdout: IO[str]) -> int:
+    """``gammon moves --batch``: every non-blank line of ``stdin`` answered on ``stdout``; returns how many were bad."""
+    return batch.run(stdin, stdout, answer_lines, separators=(",", ":"))
