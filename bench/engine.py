@@ -1,6 +1,6 @@
-"""Engine speed: static evaluations per second and move-decision times at 0, 1 and 2 ply.
+"""Engine speed: static evaluations per second, move-decision times at 0, 1 and 2 ply, duel speed.
 
-Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval]
+Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval] [--duel-only] [--duel-games N]
 
 * static evaluations/s -- every child of the corpus positions in one batched
   ``evaluate_batch`` call per evaluator (best of 3), the shipped neural net (``nn``, the
@@ -14,6 +14,11 @@ Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval]
     evalcontext of 0/1/2 plies (pruning on above 0 ply, as its presets use it);
   - bgsage: ``BgBotAnalyzer(eval_level='1ply'|'2ply'|'3ply').checker_play``, whose levels
     count the static evaluation as a ply, so they are GNU Backgammon's 0/1/2 ply.
+
+* duel speed -- games per second on one worker (best of 3, fixed seeds) of the game loops:
+  ``gammon duel`` cubeless, with the cube (money) and in 5-point matches (pubeval against
+  itself: the loop's cost, not the evaluator's), and the compiled self-play loops of the
+  trainers (pubeval against the heuristic; the shipped net against pubeval).
 
 The peers are benchmark-only (``pip install -e '.[bench]'``); a missing one prints n/a.
 The last lines give how the cost grows from one ply to the next.
@@ -151,13 +156,66 @@ def bgsage_decider(ply: int) -> Callable | None:
     return decide
 
 
+def best_rate(run: Callable[[], int]) -> float:
+    """Units per second of ``run`` (which returns how many it did), best of 3 after a warm-up."""
+    run()
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        done = run()
+        best = min(best, (time.perf_counter() - start) / done)
+    return 1.0 / best
+
+
+def duel_rates(games: int) -> dict[str, float]:
+    """Games per second of the duel and self-play loops, on one worker."""
+    from gammon import duel as duels
+    from gammon.bots.simple import SimpleWeights
+    from gammon.train import selfplay, td
+
+    def cubeless() -> int:
+        return duels.duel("pubeval", "pubeval", games, seed=1, workers=1).games
+
+    def cube() -> int:
+        return duels.duel("pubeval", "pubeval", games // 8 * 2, seed=1, workers=1, cube=True).games
+
+    def match() -> int:
+        return duels.match_duel("pubeval", "pubeval", max(2, games // 80 * 2), 5, seed=1, workers=1).games_played
+
+    kinds = np.array([selfplay.PUBEVAL, selfplay.SIMPLE])
+    blocks = np.stack([selfplay.pubeval_block(), selfplay.simple_block(SimpleWeights.load().array())])
+
+    def compiled() -> int:
+        return selfplay.duplicate_match(kinds, blocks, 1, 0, 5 * games).size
+
+    rates = {"duel cubeless": best_rate(cubeless), "duel cube": best_rate(cube), "duel 5-pt match": best_rate(match),
+             "self-play compiled": best_rate(compiled)}
+    try:
+        from gammon.nn.evaluator import load_network
+
+        arrays = load_network().arrays()
+    except (ImportError, OSError, ValueError):
+        arrays = None
+    if arrays is not None:
+        rates["td nn-pubeval"] = best_rate(lambda: td.duel_pubeval(*arrays, selfplay.pubeval_block(), 1, 0, games // 2).size)
+    print("duel speed, games/s on one worker (pubeval vs pubeval; compiled: pubeval vs simple, nn vs pubeval):")
+    for name, rate in rates.items():
+        print(f"  {name:20s} {rate:10,.1f}")
+    return rates
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
     parser.add_argument("--positions", type=int, default=200, help="decision positions (default 200)")
     parser.add_argument("--player", default="pubeval", help="gammon evaluator for decisions (default pubeval)")
     parser.add_argument("--static", type=int, default=2000, help="corpus lines whose children are evaluated")
+    parser.add_argument("--duel-games", type=int, default=200, help="games of a cubeless duel (default 200)")
+    parser.add_argument("--duel-only", action="store_true", help="time the duel loops only")
     args = parser.parse_args()
+    if args.duel_only:
+        duel_rates(args.duel_games)
+        return
 
     rows = read_corpus(Path(args.corpus))
     static_rates(rows[: args.static])
@@ -185,6 +243,8 @@ def main() -> None:
             print(f"  {engine:18s} n/a")
             continue
         print(f"  {engine:18s} 0->1: x{row[1] / row[0]:.0f}   1->2: x{row[2] / row[1]:.0f}")
+    print()
+    duel_rates(args.duel_games)
 
 
 if __name__ == "__main__":
