@@ -3,7 +3,8 @@
 A :class:`Match` owns the game being played and checks every action against the rules
 before changing anything, so an illegal action raises and leaves the match as it was.
 Checker movement is the kernel's (:mod:`gammon.movegen` through :class:`LegalPlays`);
-this module adds only what happens around it. Money play is a match of length 0: games
+the rules above the board (the opening roll, the cube, scoring, Crawford) are the
+referee's (:mod:`gammon.referee`); this module keeps the game's state and its history. Money play is a match of length 0: games
 are scored one after another and the session never ends.
 
 >>> from gammon.dice import FixedDice
@@ -39,17 +40,19 @@ from .errors import (
 )
 from .play import BAR, OFF, LegalPlays, Move, Play, apply_moves
 from .position import CHECKERS, Color, Position
+from .referee import (
+    CubeState,
+    MatchScore,
+    WinKind,
+    beaver_refusal,
+    double_refusal,
+    dropped_points,
+    opening_roll,
+    points_won,
+)
 from .state import GameState, GameStatus, Resignation
 
 __all__ = ["Action", "ActionKind", "GameResult", "Match", "WinKind"]
-
-
-class WinKind(enum.IntEnum):
-    """How big a win is, as a multiple of the cube."""
-
-    SINGLE = 1
-    GAMMON = 2  #: the loser has borne off no checker
-    BACKGAMMON = 3  #: ... and still has one on the bar or in the winner's home board
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +220,7 @@ class _Game:
     crawford: bool = False
     status: GameStatus = GameStatus.NONE
     dice: tuple[int, int] | None = None
-    cube: int = 1
-    cube_owner: Color | None = None
+    cube: CubeState = CubeState()
     double_offered: bool = False
     resignation: Resignation | None = None
     result: GameResult | None = None
@@ -294,14 +296,13 @@ class Match:
         self.beavers = start.beavers
         self.cube_limit = start.cube_limit
         self.dice: DiceSource = dice if dice is not None else SeededDice()
-        self._score = list(start.score)
-        # The Crawford game is the first game with a side 1-away; a snapshot past it says so.
-        self._crawford_played = start.crawford or start.post_crawford
+        # A snapshot of the Crawford game says so; one after it, by a side 1-away.
+        self._match = MatchScore(self.length, start.score, start.post_crawford, crawford)
         self._history: list[Action] = []
         self.results: list[GameResult] = []
         self.game_number = 1
         self._game = _Game(
-            start.position, start.crawford, start.status, start.dice, start.cube, start.cube_owner,
+            start.position, start.crawford, start.status, start.dice, CubeState(start.cube, start.cube_owner),
             start.double_offered, start.resignation,
         )
         if start.dice is not None and start.status == GameStatus.PLAYING:
@@ -314,10 +315,10 @@ class Match:
         g = self._game
         # A finished Crawford game may have left no side 1-away (the match is won); a
         # snapshot then no longer calls it the Crawford game.
-        crawford = g.crawford and (self.length - 1) in self._score
+        crawford = g.crawford and self._match.one_away
         return GameState(
-            position=g.position, dice=g.dice, cube=g.cube, cube_owner=g.cube_owner, double_offered=g.double_offered,
-            resignation=g.resignation, score=(self._score[0], self._score[1]), match_length=self.length,
+            position=g.position, dice=g.dice, cube=g.cube.value, cube_owner=g.cube.owner,
+            double_offered=g.double_offered, resignation=g.resignation, score=self._match.score, match_length=self.length,
             crawford=crawford, jacoby=self.jacoby, beavers=self.beavers, cube_limit=self.cube_limit, status=g.status,
         )
 
@@ -329,7 +330,7 @@ class Match:
     @property
     def score(self) -> tuple[int, int]:
         """Points won so far, indexed by :class:`Color` value."""
-        return self._score[0], self._score[1]
+        return self._match.score
 
     @property
     def position(self) -> Position:
@@ -389,11 +390,8 @@ class Match:
     @property
     def winner(self) -> Color | None:
         """The side that has reached the match length."""
-        if self.length:
-            for color in (Color.WHITE, Color.BLACK):
-                if self._score[color] >= self.length:
-                    return color
-        return None
+        winner = self._match.winner
+        return None if winner is None else Color(winner)
 
     def can_double(self, color: Color | None = None) -> bool:
         """Whether ``color`` (default: the side on roll) may double now."""
@@ -415,11 +413,7 @@ class Match:
         if g.status == GameStatus.NONE:
             if dice is not None and (len(dice) != 2 or dice[0] == dice[1]):
                 raise IllegalActionError(f"an opening roll is two different dice, got {dice!r}")
-            while dice is None:
-                dice = self.dice.roll_one(), self.dice.roll_one()
-                if dice[0] == dice[1]:
-                    dice = None  # a tie: both roll again
-            white, black = (int(d) for d in dice)
+            white, black = (int(d) for d in (opening_roll(self.dice) if dice is None else dice))
             winner = Color.WHITE if white > black else Color.BLACK
             opening = (max(white, black), min(white, black))
             self._opening(winner, opening)
@@ -453,14 +447,9 @@ class Match:
         actor = self._require(color, "double", turn=True)
         if g.dice is not None:
             raise CubeActionError(f"{_name(actor)} cannot double after rolling")
-        if self.length == 1:
-            raise CubeActionError("there is no doubling cube in a 1-point match")
-        if g.crawford:
-            raise CubeActionError("no doubling in the Crawford game")
-        if g.cube_owner is not None and g.cube_owner != actor:
-            raise CubeActionError(f"{_name(actor)} cannot double: {_name(g.cube_owner)} owns the cube")
-        if self.cube_limit is not None and g.cube * 2 > self.cube_limit:
-            raise CubeActionError(f"the cube is at its limit of {self.cube_limit}")
+        refusal = double_refusal(g.cube, actor, length=self.length, crawford_game=g.crawford, cube_limit=self.cube_limit)
+        if refusal is not None:
+            raise CubeActionError(f"{_name(actor)} cannot double: {refusal}")
         return actor
 
     def _require_doubled(self, color: Color | None, what: str) -> Color:
@@ -473,18 +462,17 @@ class Match:
         """Accept the double: the cube doubles and the taker owns it."""
         actor = self._require_doubled(color, "take")
         g = self._game
-        g.cube, g.cube_owner, g.double_offered = g.cube * 2, actor, False
+        g.cube, g.double_offered = g.cube.after_take(actor), False
         self._history.append(Action(ActionKind.TAKE, actor))
 
     def beaver(self, color: Color | None = None) -> None:
         """Take and at once redouble, keeping the cube (money play with beavers only)."""
         actor = self._require_doubled(color, "beaver")
         g = self._game
-        if not self.beavers:
-            raise CubeActionError("beavers are not allowed: the beavers option is off")
-        if self.cube_limit is not None and g.cube * 4 > self.cube_limit:
-            raise CubeActionError(f"a beaver would take the cube above its limit of {self.cube_limit}")
-        g.cube, g.cube_owner, g.double_offered = g.cube * 4, actor, False
+        refusal = beaver_refusal(g.cube, beavers=self.beavers, cube_limit=self.cube_limit)
+        if refusal is not None:
+            raise CubeActionError(refusal)
+        g.cube, g.double_offered = g.cube.after_beaver(actor), False
         self._history.append(Action(ActionKind.BEAVER, actor))
 
     def drop(self, color: Color | None = None) -> GameResult:
@@ -492,7 +480,7 @@ class Match:
         actor = self._require_doubled(color, "drop")
         g = self._game
         self._history.append(Action(ActionKind.DROP, actor))
-        return self._end(GameResult(actor.other, g.cube, WinKind.SINGLE, g.cube, GameStatus.DROPPED))
+        return self._end(GameResult(actor.other, dropped_points(g.cube), WinKind.SINGLE, g.cube.value, GameStatus.DROPPED))
 
     def resign(self, kind: Resignation = Resignation.SINGLE, color: Color | None = None) -> None:
         """Offer to resign a single game, a gammon or a backgammon, on one's own turn."""
@@ -515,7 +503,7 @@ class Match:
         g = self._game
         kind = WinKind(int(g.resignation))  # type: ignore[arg-type]
         self._history.append(Action(ActionKind.ACCEPT, actor))
-        return self._end(GameResult(actor, g.cube * self._multiplier(kind), kind, g.cube, GameStatus.RESIGNED))
+        return self._end(GameResult(actor, points_won(kind, g.cube, self.jacoby), kind, g.cube.value, GameStatus.RESIGNED))
 
     def reject(self, color: Color | None = None) -> None:
         """Refuse the offered resignation: play goes on."""
@@ -622,7 +610,7 @@ class Match:
         g.rolled(None)
         if position.borne_off(mover) == CHECKERS:
             kind = _win_kind(position, mover)
-            self._end(GameResult(mover, g.cube * self._multiplier(kind), kind, g.cube, GameStatus.OVER))
+            self._end(GameResult(mover, points_won(kind, g.cube, self.jacoby), kind, g.cube.value, GameStatus.OVER))
         return play
 
     def new_game(self) -> None:
@@ -631,7 +619,7 @@ class Match:
             raise IllegalActionError("the current game is not over")
         if self.is_over:
             raise IllegalActionError(f"the match is over: {_name(self.winner)} has won")  # type: ignore[arg-type]
-        self._game = _Game(Position(), crawford=self._crawford_due())
+        self._game = _Game(Position(), crawford=self._match.crawford)
         self.game_number += 1
         self._history.append(Action(ActionKind.NEW_GAME))
 
@@ -679,30 +667,19 @@ class Match:
             raise IllegalActionError(f"{_name(actor)} must roll before moving")
         return actor
 
-    def _multiplier(self, kind: WinKind) -> int:
-        # Jacoby rule: in money play, gammons and backgammons count only once the cube is turned.
-        if self.jacoby and not self.length and self._game.cube == 1:
-            return 1
-        return int(kind)
-
-    def _crawford_due(self) -> bool:
-        return (self.crawford_rule and self.length > 1 and not self._crawford_played
-                and (self.length - 1) in self._score)
-
     def _end(self, result: GameResult) -> GameResult:
         g = self._game
         g.result, g.status = result, result.ended
         g.entries, g.double_offered, g.resignation = [], False, None
         g.rolled(None)
-        self._score[result.winner] += result.points
-        if g.crawford:
-            self._crawford_played = True
+        self._match = self._match.after_game(result.winner, result.points)
         self.results.append(result)
         return result
 
     def __repr__(self) -> str:
         what = f"{self.length}-point match" if self.length else "money play"
-        return f"<Match {what}, game {self.game_number}, score {self._score[1]}-{self._score[0]} (white-black)>"
+        white, black = self._match.score[Color.WHITE], self._match.score[Color.BLACK]
+        return f"<Match {what}, game {self.game_number}, score {white}-{black} (white-black)>"
 
 
 def _replayed(board: np.ndarray, moves: Iterable[Move]) -> list[Move]:
