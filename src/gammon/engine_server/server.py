@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -31,6 +31,8 @@ from ..evaluation import CubeDecision, Hint
 from ..players import LEVELS, parse_player
 from ..bots.search import MAX_PLY
 from ..errors import EngineCommandError, GammonError
+from ..lines import Utf8Output, read_lines
+from ..notation import MAX_CUBE, whole_number
 from ..position import Color, Position
 from ..state import GameState, GameStatus
 from ..ubgi import ErrorCode, Option, error_line, format_key_line, format_number, format_option_line
@@ -45,6 +47,14 @@ MAX_MULTIPV = 64
 MAX_THREADS = 256
 #: Seconds the engine spends on commands already read when told to quit.
 QUIT_GRACE = 5.0
+#: The largest value of each ``go`` limit: movetime in milliseconds (about 24 days; a timer
+#: cannot wait for ever), the others counts that no search reaches.
+GO_LIMITS = {"movetime": 2**31 - 1, "depth": 2**31 - 1, "nodes": 2**63 - 1, "trials": 2**63 - 1}
+#: Longest match length ``newsession`` takes.
+MAX_MATCH_LENGTH = 25
+#: What the reader queues in place of a line too long to read: no input line can be this,
+#: since NULs are taken out of every line.
+_CUT = "\x00cut"
 
 
 def _version() -> str:
@@ -132,7 +142,7 @@ class UbgiEngine:
 
     def __init__(self, player: str = DEFAULT_PLAYER, ply: int | None = None,
                  output: TextIO | None = None) -> None:
-        self.output = output or sys.stdout
+        self.output = output if output is not None else Utf8Output(sys.stdout)
         self._write_lock = threading.Lock()
         self.values: dict[str, str] = {s.name: s.option.default or "" for s in SETTINGS}
         self._backend: Backend | None = None
@@ -173,7 +183,7 @@ class UbgiEngine:
             written = text.split(":")[1:]
             if explicit_ply is not None:
                 self.values["Ply"] = str(explicit_ply)
-            elif any(part.strip().isdigit() for part in written):
+            elif any(whole_number(part.strip()) is not None for part in written):
                 self.values["Ply"] = str(spec.ply)
             if any(part.strip().lower() in LEVELS for part in written):
                 self.values["Level"] = spec.level
@@ -189,8 +199,17 @@ class UbgiEngine:
                 raise CommandError(ErrorCode.BAD_VALUE, "Player: expected NAME[:PLY][:LEVEL], e.g. 'nn:2'")
             self._set_player(value.strip())
             return
+        value = value.strip()
+        if setting.option.type == "spin":
+            # Only ASCII digits are numbers: int() would also take "٣", "+3" and "1_0".
+            number = whole_number(value)
+            if number is None:
+                o = setting.option
+                raise CommandError(ErrorCode.BAD_VALUE,
+                                   f"option {o.name}: expected a whole number {o.min}..{o.max}, got {value[:20]!r}")
+            value = str(number)
         try:
-            text = setting.option.check(value.strip())
+            text = setting.option.check(value)
         except ValueError as error:
             raise CommandError(ErrorCode.BAD_VALUE, str(error)) from None
         changed = self.values[setting.name] != text
@@ -239,7 +258,7 @@ class UbgiEngine:
             return self._backend
 
     # -- the command loop -------------------------------------------------------------------
-    def run(self, lines: io.TextIOBase | TextIO) -> None:
+    def run(self, lines: io.IOBase | TextIO | Iterable[str | bytes]) -> None:
         """Serve until ``quit`` or the end of input; nothing escapes but an ``error`` line.
 
         This thread reads; a second one carries the commands out in order, each after the
@@ -247,12 +266,19 @@ class UbgiEngine:
         ``stop`` acts at once: it ends the running search and any ``go`` still waiting (each
         then answers after its first depth). At the end of input the commands already read
         are carried out; at ``quit`` too, for at most :data:`QUIT_GRACE` seconds.
+
+        ``lines`` is read as :mod:`gammon.lines` reads every input: bytes (a text stream's own),
+        one line decoded at a time with replacement, a byte-order mark dropped, a line over a
+        megabyte refused with an ``error`` line; none of them ends the engine.
         """
         worker = threading.Thread(target=self._dispatch, name="ubgi-commands", daemon=True)
         worker.start()
         grace: float | None = None
-        for raw in lines:
-            line = raw.strip().replace("\x00", "")
+        for read in read_lines(lines):
+            if read.cut:
+                self._queue.put(_CUT)
+                continue
+            line = read.text.strip().replace("\x00", "")
             word = line.split(maxsplit=1)[0] if line else ""
             if word == "quit":
                 grace = QUIT_GRACE
@@ -289,6 +315,9 @@ class UbgiEngine:
 
     def handle(self, raw: str) -> None:
         """Carry out one command line; any failure becomes an ``error`` line."""
+        if raw == _CUT:
+            self.send(error_line(ErrorCode.BAD_ARGUMENT, "a line longer than a megabyte: not read"))
+            return
         line = raw.strip().replace("\x00", "")
         if not line:
             return
@@ -381,9 +410,10 @@ class UbgiEngine:
         length = 0
         if kind == "match":
             text = options.pop("length", None)
-            if text is None or not text.isdigit() or not 1 <= int(text) <= 25:
-                raise CommandError(ErrorCode.BAD_ARGUMENT, "newsession: a match needs length 1-25")
-            length = int(text)
+            length = whole_number(text or "", 1, MAX_MATCH_LENGTH)  # type: ignore[assignment]
+            if length is None:
+                raise CommandError(ErrorCode.BAD_ARGUMENT, f"newsession: a match needs length 1-{MAX_MATCH_LENGTH}, "
+                                                           f"got {(text or '')[:20]!r}")
         jacoby = _on_off(options.pop("jacoby", "off"), "jacoby")
         _on_off(options.pop("crawford", "on"), "crawford")  # gammon always plays the Crawford rule
         beavers = _on_off(options.pop("beavers", "off"), "beavers")
@@ -402,21 +432,27 @@ class UbgiEngine:
             raise CommandError(ErrorCode.BAD_ARGUMENT, str(error)) from None
 
     def cmd_setscore(self, args: list[str]) -> None:
-        if len(args) != 2 or not all(a.isdigit() for a in args):
-            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setscore <p0> <p1> (points)")
+        scores = [whole_number(a) for a in args]
+        if len(scores) != 2 or None in scores:
+            raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setscore <p0> <p1> (points, whole numbers)")
         # p0 is GNU Backgammon's player 0 (Color.BLACK), p1 its player 1 (Color.WHITE).
-        self._update(score=(int(args[0]), int(args[1])))
+        self._update(score=(scores[0], scores[1]))
 
     def cmd_setcube(self, args: list[str]) -> None:
         options = _pairs(args, "setcube")
         value = options.pop("value", None)
         owner = options.pop("owner", "center")
-        if value is None or not value.isdigit():
+        if value is None:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: setcube value <N> owner center|p0|p1")
+        # Refused here, not at the next go: no notation carries a cube above MAX_CUBE.
+        cube = whole_number(value, 1, MAX_CUBE)
+        if cube is None or cube & (cube - 1):
+            raise CommandError(ErrorCode.BAD_ARGUMENT,
+                               f"setcube: value must be a power of two from 1 to {MAX_CUBE}, got {value[:20]!r}")
         owners = {"center": None, "centre": None, "p0": Color.BLACK, "p1": Color.WHITE}
         if owner not in owners or options:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "setcube: owner must be center, p0 or p1")
-        self._update(cube=int(value), cube_owner=owners[owner])
+        self._update(cube=cube, cube_owner=owners[owner])
 
     def cmd_setturn(self, args: list[str]) -> None:
         turns = {"p0": Color.BLACK, "p1": Color.WHITE}
@@ -460,13 +496,14 @@ class UbgiEngine:
         self.game, self.positioned = state, True
 
     def cmd_dice(self, args: list[str]) -> None:
-        if len(args) != 2 or not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
+        dice = [whole_number(a, 1, 6) for a in args]
+        if len(dice) != 2 or None in dice:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "expected: dice <d1> <d2>, each 1-6")
         if not self.positioned:
             raise CommandError(ErrorCode.MISSING_CONTEXT, "dice before any position")
         if self.game.double_offered:
             raise CommandError(ErrorCode.BAD_ARGUMENT, "dice while a double is pending: answer the cube first")
-        self.game = self.game.replace(dice=(int(args[0]), int(args[1])))
+        self.game = self.game.replace(dice=(dice[0], dice[1]))
 
     # -- searches -------------------------------------------------------------------------
     def cmd_go(self, args: list[str]) -> None:
@@ -477,12 +514,14 @@ class UbgiEngine:
         if role not in ("chequer", "cube", "turn"):
             raise CommandError(ErrorCode.BAD_ARGUMENT, "go: role must be chequer, cube or turn")
         limits: dict[str, int] = {}
-        for name in ("movetime", "depth", "nodes", "trials"):
+        for name, most in GO_LIMITS.items():
             if name in options:
                 text = options.pop(name)
-                if not text.isdigit():
-                    raise CommandError(ErrorCode.BAD_ARGUMENT, f"go: {name} must be a whole number, got {text[:20]!r}")
-                limits[name] = int(text)
+                value = whole_number(text, 0, most)
+                if value is None:
+                    raise CommandError(ErrorCode.BAD_ARGUMENT,
+                                       f"go: {name} must be a whole number 0-{most}, got {text[:20]!r}")
+                limits[name] = value
         if options:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"go: unknown argument {next(iter(options))[:20]!r}")
         state = self.game
@@ -686,10 +725,10 @@ def _on_off(text: str, name: str) -> bool:
 
 def serve(player: str = DEFAULT_PLAYER, ply: int | None = None, *, stdin: TextIO | None = None,
           stdout: TextIO | None = None) -> int:
-    """Run the engine on stdin/stdout until ``quit`` or end of input."""
-    stdin = stdin or io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    engine = UbgiEngine(player, ply, stdout)
-    engine.run(stdin)
+    """Run the engine on stdin/stdout until ``quit`` or end of input: stdin read as bytes (see
+    :meth:`UbgiEngine.run`), stdout written as UTF-8 whatever the locale says."""
+    engine = UbgiEngine(player, ply, stdout if stdout is not None else Utf8Output(sys.stdout))
+    engine.run(stdin if stdin is not None else sys.stdin)
     search = engine.search
     if search is not None and search.thread is not None:
         search.thread.join(timeout=5)
