@@ -7,16 +7,25 @@ Every notation is a constructor/method pair on :class:`GameState` (``from_bpn``/
 from __future__ import annotations
 
 import enum
+import numbers
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING
 
 from .errors import InvalidPositionError, NotationError
-from .position import Color, Position
+from .notation import MAX_CUBE
+from .position import CHECKERS, Color, Position
 
 if TYPE_CHECKING:
     from .notation.fibs import FibsBoard
 
 MAX_MATCH_LENGTH = 25
+#: The largest score a side can have: the Match ID keeps each score in 15 bits.
+MAX_SCORE = (1 << 15) - 1
+
+
+def _whole(value: object) -> bool:
+    """A whole number (any integer type, numpy's too, but not ``True``/``False``)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _invalid(field_name: str, message: str) -> InvalidPositionError:
@@ -60,6 +69,14 @@ class GameState:
     ``match_length`` 0 is a money game. ``cube_limit`` is the largest cube value allowed,
     or None for no limit. ``crawford`` marks the Crawford game itself (a side is 1-away in
     a match of 2 or more points); ``jacoby`` and ``beavers`` are money-play rules.
+    ``status`` defaults to OVER when a side has borne off all 15 checkers, else PLAYING.
+
+    Every limit is checked here, where a state is made, so no state is accepted that fails
+    later: a cube of at most :data:`~gammon.notation.MAX_CUBE` (2**15), scores of at most
+    :data:`MAX_SCORE` and, while a game is played, below the match length; 15 checkers a side
+    and a game not already won. A position where one side has borne off all 15 is a finished
+    game (status OVER, nothing left to roll, double or resign); one where both sides have no
+    checkers is no game at all.
 
     >>> GameState.from_bpn('b4E1C3eE3c1e4B-w0b0-w31-n10-0:0:7')
     GameState.from_bpn('b4E1C3eE3c1e4B-w0b0-w31-n10-0:0:7')
@@ -77,26 +94,46 @@ class GameState:
     jacoby: bool = False
     beavers: bool = False
     cube_limit: int | None = None
-    status: GameStatus = GameStatus.PLAYING
+    status: GameStatus = None  # type: ignore[assignment]  # None: OVER if the position is won, else PLAYING
 
     def __post_init__(self) -> None:
+        if not isinstance(self.position, Position):
+            raise _invalid("position", f"position must be a Position, got {type(self.position).__name__}")
+        winner = self.position.winner()
+        if self.status is None:
+            object.__setattr__(self, "status", GameStatus.PLAYING if winner is None else GameStatus.OVER)
+        elif not isinstance(self.status, GameStatus):
+            if self.status not in list(GameStatus):
+                raise _invalid("status", f"status must be a GameStatus, got {self.status!r}")
+            object.__setattr__(self, "status", GameStatus(self.status))
         if self.dice is not None:
-            if len(self.dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in self.dice):
+            if (not isinstance(self.dice, (tuple, list)) or len(self.dice) != 2
+                    or not all(_whole(d) and 1 <= d <= 6 for d in self.dice)):
                 raise _invalid("dice", f"dice must be two values 1-6 or None, got {self.dice!r}")
-        if self.cube < 1 or self.cube & (self.cube - 1):
-            raise _invalid("cube", f"cube must be a power of two >= 1, got {self.cube}")
+            object.__setattr__(self, "dice", (int(self.dice[0]), int(self.dice[1])))
+        if not _whole(self.cube) or self.cube < 1 or self.cube & (self.cube - 1) or self.cube > MAX_CUBE:
+            raise _invalid("cube", f"cube must be a power of two from 1 to {MAX_CUBE}, got {self.cube!r}")
+        object.__setattr__(self, "cube", int(self.cube))
         if self.cube_owner is not None and not isinstance(self.cube_owner, Color):
             raise _invalid("cube_owner", f"cube_owner must be a Color or None, got {self.cube_owner!r}")
         if self.cube == 1 and self.cube_owner is not None:
             raise _invalid("cube_owner", "a 1-cube is centred; it cannot be owned")
-        if self.cube_limit is not None and not self.cube <= self.cube_limit:
-            raise _invalid("cube_limit", f"cube {self.cube} is above the cube limit {self.cube_limit}")
-        if not 0 <= self.match_length <= MAX_MATCH_LENGTH:
-            raise _invalid("match_length", f"match length must be 0 (money) to {MAX_MATCH_LENGTH}, got {self.match_length}")
-        if len(self.score) != 2 or any(s < 0 for s in self.score):
-            raise _invalid("score", f"score must be two counts >= 0, got {self.score!r}")
-        if self.match_length and any(s >= self.match_length for s in self.score) and self.status == GameStatus.PLAYING:
-            raise _invalid("score", f"score {self.score} has already won a {self.match_length}-point match")
+        if self.cube_limit is not None:
+            limit = self.cube_limit
+            if not _whole(limit) or limit < 1 or limit & (limit - 1) or limit > MAX_CUBE:
+                raise _invalid("cube_limit", f"cube limit must be None or a power of two from 1 to {MAX_CUBE}, got {limit!r}")
+            if not self.cube <= limit:
+                raise _invalid("cube_limit", f"cube {self.cube} is above the cube limit {limit}")
+            object.__setattr__(self, "cube_limit", int(limit))
+        if not _whole(self.match_length) or not 0 <= self.match_length <= MAX_MATCH_LENGTH:
+            raise _invalid("match_length", f"match length must be 0 (money) to {MAX_MATCH_LENGTH}, got {self.match_length!r}")
+        object.__setattr__(self, "match_length", int(self.match_length))
+        if (not isinstance(self.score, (tuple, list)) or len(self.score) != 2
+                or not all(_whole(s) and 0 <= s <= MAX_SCORE for s in self.score)):
+            raise _invalid("score", f"score must be two counts 0 to {MAX_SCORE}, got {self.score!r}")
+        object.__setattr__(self, "score", (int(self.score[0]), int(self.score[1])))
+        self._check_score()
+        self._check_finished(winner)
         if self.crawford and not self.match_length:
             raise _invalid("crawford", "the Crawford game exists only in match play")
         # The Crawford game is the one game after a side first reaches 1-away (no such
@@ -117,6 +154,50 @@ class GameState:
                 raise _invalid("double_offered", "no double can be offered in the Crawford game")
             if self.cube_owner not in (None, self.position.turn):
                 raise _invalid("double_offered", f"{self.position.turn} cannot double: {self.cube_owner} owns the cube")
+            # The cube stops at the limit, or at MAX_CUBE: a 32768-cube cannot be doubled.
+            top = self.cube_limit or MAX_CUBE
+            if 2 * self.cube > top:
+                raise _invalid("double_offered", f"the {self.cube}-cube cannot be doubled: the cube stops at {top}")
+
+    def _check_score(self) -> None:
+        """While a game is played (or about to start) both sides are short of the match length.
+
+        Once a game is over its points are in the score, so the winner may be past the length
+        (a 7-point match won from 6-5 with a gammon on a 2-cube ends 10-5), but by at most what
+        one game is worth: a backgammon, three times the cube.
+        """
+        length = self.match_length
+        if not length:
+            return
+        won = [s for s in self.score if s >= length]
+        if won and self.status in (GameStatus.PLAYING, GameStatus.NONE):
+            raise _invalid("score", f"score {self.score} has already won a {length}-point match")
+        if len(won) == 2:
+            raise _invalid("score", f"score {self.score}: both sides cannot have won a {length}-point match")
+        most = length - 1 + 3 * self.cube
+        if won and won[0] > most:
+            raise _invalid(
+                "score",
+                f"score {self.score}: the game that won the {length}-point match, worth at most 3 times "
+                f"the {self.cube}-cube, ends at {most} at most",
+            )
+
+    def _check_finished(self, winner: Color | None) -> None:
+        """A side that has borne off all 15 has won: the game is over, nothing is left to do."""
+        position = self.position
+        if winner is None:
+            return
+        if position.borne_off(winner.other) == CHECKERS:
+            raise _invalid("position", "no checkers on either side: both sides cannot have borne off all 15")
+        over = f"{winner.name.lower()} has borne off all {CHECKERS} checkers: the game is over"
+        if self.status != GameStatus.OVER:
+            raise _invalid("status", f"{over}, not {self.status.name.lower()}")
+        if self.dice is not None:
+            raise _invalid("dice", f"{over}: there are no dice to play, not {self.dice}")
+        if self.double_offered:
+            raise _invalid("double_offered", f"{over}: no double can be offered")
+        if self.resignation is not None:
+            raise _invalid("resignation", f"{over}: no resignation can be offered")
 
     @property
     def to_act(self) -> Color:
@@ -161,7 +242,10 @@ class GameState:
             return cls.from_xgid(text)
         if kind == "fibs":
             return cls.from_fibs(text)
-        return cls(position=Position.from_position_id(text.strip()))
+        from .notation import _build
+
+        text = text.strip()
+        return _build.state("Position ID", text, {"position": ("key", text)}, position=Position.from_position_id(text))
 
     @classmethod
     def from_bpn(cls, text: str) -> GameState:
@@ -239,9 +323,10 @@ class GameState:
         except NotationError:  # e.g. a finished match's score: no BPN reads it back
             base = None
         if base is None:
+            plain = GameState(position=self.position)  # each field's default, status as the position implies
             args = ", ".join(
-                f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) != f.default
-                or f.name == "position"
+                f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                if getattr(self, f.name) != getattr(plain, f.name) or f.name == "position"
             )
             return f"GameState({args})"
         extra = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)

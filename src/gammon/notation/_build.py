@@ -13,15 +13,31 @@ from collections.abc import Mapping, Sequence
 from ..errors import InvalidPositionError, NotationError
 from ..position import Color, Position
 from ..state import GameState
+from . import whole_number
 
 _DECIMAL = re.compile(r"0|[1-9][0-9]{0,5}")
 
 
 def decimal(notation: str, field: str, text: str, expected: str = "a decimal number") -> int:
-    """A plain non-negative decimal (no sign, no leading zeros), as every notation writes it."""
-    if not _DECIMAL.fullmatch(text):
+    """A plain non-negative decimal (no sign, no leading zeros, ASCII digits only: not ``²``
+    or ``٣``), as every notation writes it."""
+    value = whole_number(text) if _DECIMAL.fullmatch(text) else None
+    if value is None:
         raise NotationError(notation, field, text, expected)
-    return int(text)
+    return value
+
+
+def playing_score(notation: str, state: GameState, text: str) -> None:
+    """Refuse a match score a game being played cannot have, for a writer whose notation has no
+    game status: its reader reads a game being played, or one a side has won by bearing off
+    all 15 (the placement shows it), and a score past the match length would not read back.
+    ``text`` is the score as the notation writes it."""
+    if state.match_length and state.position.winner() is None and max(state.score) >= state.match_length:
+        raise NotationError(
+            notation, "score", text,
+            f"scores below the match length {state.match_length}: {notation} has no game status, so it "
+            "describes a game being played (or won by bearing off all 15), not a match already won",
+        )
 
 
 def position(

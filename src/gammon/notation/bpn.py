@@ -14,8 +14,10 @@ gammon rules where the brief left BPN open:
 * a sixth field of flags: ``c`` Crawford game, ``j`` Jacoby rule, ``b`` beavers;
   written in that order and only when one is set.
 
-BPN carries neither the game status, a resignation nor a cube limit: it always
-describes a game being played.
+BPN carries neither the game status, a resignation nor a cube limit: it describes a game
+being played, or one a side has won by bearing off all 15 (the placement shows it; read
+as status OVER). So a match score at or past the length is written only for such a won
+game; otherwise the writer refuses it (:class:`NotationError` on the score).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import re
 from ..errors import NotationError
 from ..position import POINTS, Color
 from ..state import MAX_MATCH_LENGTH, GameState
-from . import _build
+from . import MAX_CUBE, _build, whole_number
 
 NOTATION = "BPN"
 
@@ -42,7 +44,9 @@ _SIDE = {Color.WHITE: "w", Color.BLACK: "b"}
 
 
 def format(state: GameState) -> str:  # noqa: A001 - the module's writer, as in bpn.format(state)
-    """The BPN of ``state`` (status, resignation and cube limit are not written)."""
+    """The BPN of ``state`` (status, resignation and cube limit are not written); NotationError
+    for a match score past the length in a game not won by bearing off (see the module)."""
+    _build.playing_score(NOTATION, state, f"{state.score[Color.WHITE]}:{state.score[Color.BLACK]}:{state.match_length}")
     position = state.position
     white = position.checkers(Color.WHITE)
     black = position.checkers(Color.BLACK)
@@ -130,6 +134,7 @@ def parse(text: str) -> GameState:
         "match_length": ("match", match_text),
         "crawford": ("flags", flags),
         "jacoby": ("flags", flags),
+        "position": ("placement", placement),
     }
     return _build.state(
         NOTATION,
@@ -162,10 +167,11 @@ def _placement(text: str) -> tuple[list[int], list[int]]:
             )
         position = token.end()
         value = token[0]
-        if value.isdigit():
-            if len(value) > 2:
+        run = whole_number(value, 1, POINTS)
+        if value[0] in "0123456789":
+            if run is None:
                 raise NotationError(NOTATION, "placement", text, "exactly 24 points")
-            point += int(value)
+            point += run
         else:
             if point > POINTS:
                 raise NotationError(NOTATION, "placement", text, "exactly 24 points")
@@ -188,14 +194,17 @@ def _cube(text: str) -> tuple[int, Color | None]:
     if not found:
         raise NotationError(NOTATION, "cube", text, "n<value><owner>, owner 0 centred, 1 white, 2 black, e.g. n10 or n21")
     digits = found[1]
-    value = int(digits)
-    if not value & (value - 1):
-        return value, None
-    head, owner = digits[:-1], digits[-1]
-    if head and not head.startswith("0") and owner in _DIGIT_OWNER:
-        value = int(head)
-        if not value & (value - 1):
-            if value == 1 and owner != "0":
-                raise NotationError(NOTATION, "cube", text, "a centred 1-cube (n10): a 1-cube cannot be owned")
-            return value, _DIGIT_OWNER[owner]
-    raise NotationError(NOTATION, "cube", text, "a power-of-two value then owner 0, 1 or 2, e.g. n10, n21, n642")
+    value = whole_number(digits)
+    assert value is not None  # the pattern's ASCII digits
+    owner: Color | None = None
+    if value & (value - 1):
+        head, digit = digits[:-1], digits[-1]
+        value = whole_number(head) if head and not head.startswith("0") and digit in _DIGIT_OWNER else None
+        if value is None or value & (value - 1):
+            raise NotationError(NOTATION, "cube", text, "a power-of-two value then owner 0, 1 or 2, e.g. n10, n21, n642")
+        if value == 1 and digit != "0":
+            raise NotationError(NOTATION, "cube", text, "a centred 1-cube (n10): a 1-cube cannot be owned")
+        owner = _DIGIT_OWNER[digit]
+    if value > MAX_CUBE:
+        raise NotationError(NOTATION, "cube", text, f"a cube of at most {MAX_CUBE} (2**15)")
+    return value, owner

@@ -43,7 +43,7 @@ from dataclasses import dataclass, fields
 from ..errors import InvalidPositionError, NotationError
 from ..position import POINTS, Color
 from ..state import MAX_MATCH_LENGTH, GameState, GameStatus
-from . import _build
+from . import MAX_CUBE, _build
 
 NOTATION = "FIBS board"
 FIELD_COUNT = 53
@@ -272,8 +272,8 @@ class FibsBoard:
         dice = None if dice_of[on_roll] == (0, 0) else dice_of[on_roll]
 
         cube = get("cube")
-        if cube < 1 or cube & (cube - 1):
-            raise bad("cube", "the cube value, a power of two")
+        if cube < 1 or cube & (cube - 1) or cube > MAX_CUBE:
+            raise bad("cube", f"the cube value, a power of two up to {MAX_CUBE}")
         may = (flag("player may double"), flag("opponent may double"))
         shown = None if cube == 1 else _owner_shown(may, you)
         if shown is _HIDDEN:
@@ -293,6 +293,8 @@ class FibsBoard:
             "cube_owner": ("cube", parts[_INDEX["cube"]]),
             "score": ("player score", parts[_INDEX["player score"]]),
             "crawford": ("did crawford", parts[_INDEX["did crawford"]]),
+            "status": ("turn", parts[_INDEX["turn"]]),
+            "position": ("positions", ":".join(parts[6:32])),
         }
         state = _build.state(
             NOTATION, text, mapping,

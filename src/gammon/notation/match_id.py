@@ -143,6 +143,9 @@ def parse(text: str, position: Position | str | None = None) -> GameState:
         "crawford": ("crawford", text),
         "jacoby": ("jacoby", text),
         "double_offered": ("double offered", text),
+        "resignation": ("resignation", text),
+        "status": ("game state", text),
+        "position": ("position", text),
     }
     state = _build.state(
         NOTATION,

@@ -3,7 +3,8 @@
 The ID is an 80-bit key: first the player *not* on roll, then the player on roll; for each,
 its points 1..24 in its own numbering and then its bar, one ``1`` bit per checker followed
 by a ``0``. Bits are packed least-significant first into 10 bytes, then base64 without the
-``==``.
+``==``. The ID is only checkers: a key with none at all (``AAAAAAAAAAAAAA``) reads as a
+Position, which no :class:`~gammon.state.GameState` accepts (both sides cannot have won).
 
 The four steps below (board <-> key <-> text) are plain Python that numba can compile, and
 each fills a buffer it is given. One position runs them as Python on lists and bytearrays,
@@ -179,6 +180,8 @@ def encode(board: Sequence[int]) -> str:
 
 def decode(text: str) -> list[int]:
     """The mover-relative board (26 counts) of a Position ID; :class:`NotationError` names what is wrong."""
+    if not isinstance(text, str):
+        raise NotationError("Position ID", "text", repr(text), "a string")
     stripped = text.strip()
     if len(stripped) != ID_LENGTH or not stripped.isascii():
         raise NotationError("Position ID", "length", text, "14 base64 characters, e.g. 4HPwATDgc/ABMA")

@@ -13,10 +13,13 @@ gammon rules:
 * rules: in a match 1 = this is the Crawford game; in money bit 0 = Jacoby, bit 1 = beavers;
 * max cube ``m`` is read as ``cube_limit = 2**m``, so ``10`` comes back as 1024 and is
   written as ``10`` again; a state with no limit (None) is written as ``10``, XG's default
-  (or the cube's own log2 when the cube is above 1024), and a limit that is not a power
-  of two is written as the largest power below it.
+  (or, above it, the log2 of the largest cube the state holds: its cube, or twice it while a
+  double is offered). Cube and max cube are at most 15: gammon's cube stops at 2**15.
 
-The XGID carries neither the game status nor a resignation.
+The XGID carries neither the game status nor a resignation: it describes a game being
+played, or one a side has won by bearing off all 15 (read as status OVER). So a match score
+at or past the length is written only for such a won game; otherwise the writer refuses
+it (:class:`NotationError` on the score).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import re
 from ..errors import NotationError
 from ..position import POINTS, Color
 from ..state import MAX_MATCH_LENGTH, GameState
-from . import _build
+from . import MAX_CUBE, _build
 
 NOTATION = "XGID"
 PREFIX = "XGID="
@@ -35,7 +38,7 @@ DEFAULT_MAX_CUBE = 10
 _POSITION = re.compile(r"[-a-pA-P]{26}")
 _SIGNED = {"-1": -1, "0": 0, "1": 1}
 _DICE = re.compile(r"00|D|[1-6][1-6]")
-_MAX_LOG_CUBE = 30
+_MAX_LOG_CUBE = MAX_CUBE.bit_length() - 1  # 15
 
 _FIELDS = ("position", "cube", "cube owner", "turn", "dice", "score X", "score O", "rules", "match length", "max cube")
 
@@ -47,7 +50,9 @@ def _letter(count: int, color: Color) -> str:
 
 
 def format(state: GameState) -> str:  # noqa: A001
-    """The XGID of ``state``."""
+    """The XGID of ``state``; NotationError for a match score past the length in a game not
+    won by bearing off (see the module)."""
+    _build.playing_score(NOTATION, state, f"{state.score[Color.WHITE]}:{state.score[Color.BLACK]}")
     position = state.position
     x = position.checkers(Color.WHITE)
     o = position.checkers(Color.BLACK)
@@ -71,7 +76,8 @@ def format(state: GameState) -> str:  # noqa: A001
     else:
         rules = int(state.jacoby) | int(state.beavers) << 1
     if state.cube_limit is None:
-        max_cube = max(DEFAULT_MAX_CUBE, state.cube.bit_length() - 1)
+        largest = 2 * state.cube if state.double_offered else state.cube
+        max_cube = max(DEFAULT_MAX_CUBE, largest.bit_length() - 1)
     else:
         max_cube = state.cube_limit.bit_length() - 1
     values = (
@@ -122,7 +128,7 @@ def parse(text: str) -> GameState:
 
     log_cube = _build.decimal(NOTATION, "cube", cube_text, "log2 of the cube value, e.g. 0 for 1, 2 for 4")
     if log_cube > _MAX_LOG_CUBE:
-        raise NotationError(NOTATION, "cube", cube_text, f"log2 of the cube value, at most {_MAX_LOG_CUBE}")
+        raise NotationError(NOTATION, "cube", cube_text, f"log2 of the cube value, at most {_MAX_LOG_CUBE} (a {MAX_CUBE}-cube)")
     if owner_text not in _SIGNED:
         raise NotationError(NOTATION, "cube owner", owner_text, "1 (X), -1 (O) or 0 (centred)")
     owner = {0: None, 1: Color.WHITE, -1: Color.BLACK}[_SIGNED[owner_text]]
@@ -147,7 +153,7 @@ def parse(text: str) -> GameState:
         )
     max_cube = _build.decimal(NOTATION, "max cube", max_text, "log2 of the largest cube value, e.g. 10")
     if max_cube > _MAX_LOG_CUBE:
-        raise NotationError(NOTATION, "max cube", max_text, f"log2 of the largest cube value, at most {_MAX_LOG_CUBE}")
+        raise NotationError(NOTATION, "max cube", max_text, f"log2 of the largest cube value, at most {_MAX_LOG_CUBE} (a {MAX_CUBE}-cube)")
 
     position = _build.position(NOTATION, "position", position_text, x, o, turn)
     mapping = {
@@ -160,6 +166,7 @@ def parse(text: str) -> GameState:
         "match_length": ("match length", length_text),
         "crawford": ("rules", rules_text),
         "jacoby": ("rules", rules_text),
+        "position": ("position", position_text),
     }
     return _build.state(
         NOTATION,
