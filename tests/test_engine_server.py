@@ -146,6 +146,25 @@ def test_out_of_order_and_malformed_commands_get_errors() -> None:
     assert len(replies(out, "bestmove")) == 1  # the position's own dice; a go uses them up
 
 
+def test_engine_limits_are_checked_where_they_are_set() -> None:
+    """Issue 13: a huge movetime killed the timer thread; a 65536-cube was taken, then every go failed."""
+    dead: list[str] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: dead.append(f"{args.exc_type.__name__}: {args.exc_value}")
+    try:
+        out = converse([f"position gnubgid {OPENING}", "go role cube movetime 99999999999999999999",
+                        "go role cube movetime 9" + "9" * 200, "setcube value 65536 owner center",
+                        "setcube value 3 owner center", "setcube value 0 owner center", "setcube value 32768 owner p0",
+                        "newsession type match length 26", "go role cube", "isready"])
+    finally:
+        threading.excepthook = previous
+    errors = [line for line in out if line.startswith("error")]
+    assert len(errors) == 6 and not dead
+    assert all("movetime" in line for line in errors[:2]) and all("setcube" in line for line in errors[2:5])
+    assert "length 1-25" in errors[5]
+    assert replies(out, "bestcube") and out[-1] == "readyok"  # the 32768-cube was taken and is searched
+
+
 def test_deterministic_noise_repeats() -> None:
     lines = ["setoption name Player value pubeval:0:beginner", "setoption name Seed value 11",
              f"position bpn {RACE_BPN}", "go"]

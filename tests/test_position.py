@@ -56,6 +56,23 @@ def test_validation_names_the_problem() -> None:
         Position("//////////////")
 
 
+def test_what_is_not_a_board_is_an_invalid_position_naming_what_was_expected() -> None:
+    """``Position(123)`` was a bare TypeError (issue 13)."""
+    for value in (123, 1.5, b"4HPwATDgc/ABMA", {0: 1}, object()):
+        with pytest.raises(InvalidPositionError, match="26 checker counts .* or a Position ID"):
+            Position(value)  # type: ignore[arg-type]
+    for board in ([0.5] * 26, ["1"] * 26, [None] * 26, [True] + [0] * 25):
+        with pytest.raises(InvalidPositionError, match="at index 0"):
+            Position(board)  # type: ignore[arg-type]
+    with pytest.raises(InvalidPositionError, match="25 checker counts"):
+        Position.from_checkers(7, [0] * 25)  # type: ignore[arg-type]
+    with pytest.raises(InvalidPositionError, match="at index 3"):
+        Position.from_checkers([0, 0, 0, "x"] + [0] * 21, [0] * 25)  # type: ignore[list-item]
+    import numpy as np
+
+    assert Position(np.array(Position().board, np.int64)) == Position()  # any integer type is a count
+
+
 def test_race_and_bearoff_classes() -> None:
     race = Position.from_checkers([0] * 9 + [15] + [0] * 15, [0] * 9 + [15] + [0] * 15)
     assert race.classify() is PositionClass.RACE
