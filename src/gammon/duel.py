@@ -1,6 +1,6 @@
 """Duels: money games and matches between two players with duplicate dice, on every core.
 
-Game pair ``k`` takes its dice from stream ``(seed, k)`` (:mod:`gammon.bots.dice`) and is
+Game pair ``k`` takes its dice from stream ``(seed, k)`` (:class:`gammon.dice.DiceStream`) and is
 played twice, A in the seat that moves first and then B, so luck cancels out of the
 difference. Each player's own randomness (noise, the random player) is reseeded from
 ``(seed, k, swapped, seat)``. So a duel's result depends on its seed and nothing else: not
@@ -11,17 +11,17 @@ side on roll may first offer to resign, then double, before each roll but the op
 plays are chosen by cubeful equity. Matches (:func:`match_duel`) are duplicated whole:
 game ``g`` of match pair ``k`` rolls stream ``(seed, k * GAMES_PER_MATCH + g)``, and each
 game's opening roll decides who moves first (the first seat holds the first die).
+Everything above the board (the opening roll, the cube, resignations, scoring, Crawford)
+is the referee's (:mod:`gammon.referee`), as in :class:`gammon.Match`.
 
 The 95 % confidence interval treats each pair's mean as one sample (the two games or
-matches of a pair are correlated by design).
+matches of a pair are correlated by design; :func:`gammon.dice.ci95`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,21 +30,24 @@ import numpy as np
 
 from . import movegen
 from .cube.context import CubeContext, Owner
-from .evaluation import Response
 from .cube.met import MAX_AWAY
-from .position import Position
-from .state import GameStatus
-from .bots.dice import DiceStream
+from .dice import DiceSource, DiceStream, ci95
+from .evaluation import Response
 from .players import Player, load_player, parse_player
+from .position import Position
+from .referee import CubeState, MatchScore, dropped_points, opening_roll, points_won
+from .state import GameStatus
+from .workers import Workers, available_cores
 
 MAX_TURNS = 5000
 #: Dice streams set aside per match: a match to at most 25 points lasts at most 49 games.
 GAMES_PER_MATCH = 64
 _OPENING = Position().array()
+_CUBELESS = CubeState()
 
 
 def game_points(board: np.ndarray) -> int:
-    """What the side that just moved has won: 0 (game on), 1, 2 or 3 (:func:`movegen.win_kind`)."""
+    """How the side that just moved has won: 0 (game on), 1, 2 or 3 (:func:`movegen.win_kind`)."""
     return int(movegen.win_kind(board))
 
 
@@ -53,12 +56,13 @@ def play_game(first: Player, second: Player, seed: int, game: int) -> int:
     stream = DiceStream(seed, game)
     seats = (first, second)
     board = _OPENING.copy()
-    d1, d2 = stream.opening()
+    d1, d2 = opening_roll(stream)
     seat = 0
     for _ in range(MAX_TURNS):
         child = seats[seat].choose_board(board, d1, d2)
-        points = game_points(child)
-        if points:
+        kind = game_points(child)
+        if kind:
+            points = points_won(kind, _CUBELESS)
             return points if seat == 0 else -points
         board = movegen.flip_board(child)
         seat = 1 - seat
@@ -99,10 +103,10 @@ class CubeGame:
         return replace(self, points=-self.points)
 
 
-def _seen_by(view: CubeContext, cube: int, owner: int | None, seat: int) -> CubeContext:
-    """Seat ``seat``'s context (``view``: its score and rules) with the cube at ``cube``, held by seat ``owner``."""
-    held = Owner.CENTRED if owner is None else (Owner.ME if owner == seat else Owner.OPPONENT)
-    return replace(view, cube=cube, owner=held)
+def _seen_by(view: CubeContext, cube: CubeState, seat: int) -> CubeContext:
+    """Seat ``seat``'s context (``view``: its score and rules) with the cube ``cube`` (its owner a seat)."""
+    held = Owner.CENTRED if cube.owner is None else (Owner.ME if cube.owner == seat else Owner.OPPONENT)
+    return replace(view, cube=cube.value, owner=held)
 
 
 def play_cube_game(first: Player, second: Player, seed: int, game: int,
@@ -113,46 +117,42 @@ def play_cube_game(first: Player, second: Player, seed: int, game: int,
     (default: money play, no Jacoby rule, no beavers, no cube limit).
     """
     stream = DiceStream(seed, game)
-    return _cube_game(first, second, stream, stream.opening(), context or CubeContext())
+    return _cube_game(first, second, stream, opening_roll(stream), context or CubeContext())
 
 
-def _cube_game(first: Player, second: Player, stream: DiceStream, opening: tuple[int, int],
+def _cube_game(first: Player, second: Player, dice: DiceSource, opening: tuple[int, int],
                start: CubeContext) -> CubeGame:
     seats = (first, second)
     views = (start, start.flip())
     jacoby = start.is_money and start.jacoby
-    cube, owner, doubles = start.cube, None, 0
+    cube, doubles = CubeState(start.cube), 0
     board = _OPENING.copy()
     d1, d2 = opening
     seat = 0
     for turn in range(MAX_TURNS):
         player, other = seats[seat], seats[1 - seat]
         sign = 1 if seat == 0 else -1
-        context = _seen_by(views[seat], cube, owner, seat)
+        context = _seen_by(views[seat], cube, seat)
         if turn:  # before rolling: resign, then double (there is no cube action before the opening roll)
             offer = player.offer_resignation(board, context)
             if offer is not None and other.accept_resignation(board, context, offer):
-                stake = 1 if jacoby and owner is None else offer
-                return CubeGame(-sign * stake * cube, cube, GameStatus.RESIGNED, doubles, turn)
+                return CubeGame(-sign * points_won(offer, cube, jacoby), cube.value, GameStatus.RESIGNED, doubles, turn)
             if context.can_double and player.should_double(board, context):
                 doubles += 1
                 # The opponent judges the doubler's position with its own evaluator and depth.
                 response = other.answer_double(board, context)
                 if response is Response.PASS:
-                    return CubeGame(sign * cube, cube, GameStatus.DROPPED, doubles, turn)
-                cube *= 4 if response is Response.BEAVER else 2
-                owner = 1 - seat
-                context = _seen_by(views[seat], cube, owner, seat)
-            d1, d2 = stream.roll()
+                    return CubeGame(sign * dropped_points(cube), cube.value, GameStatus.DROPPED, doubles, turn)
+                cube = cube.after_beaver(1 - seat) if response is Response.BEAVER else cube.after_take(1 - seat)
+                context = _seen_by(views[seat], cube, seat)
+            d1, d2 = dice.roll()
         child = player.choose_board(board, d1, d2, context)
         kind = game_points(child)
         if kind:
-            if jacoby and owner is None:
-                kind = 1  # Jacoby rule: gammons count only once the cube has been turned
-            return CubeGame(sign * kind * cube, cube, GameStatus.OVER, doubles, turn + 1)
+            return CubeGame(sign * points_won(kind, cube, jacoby), cube.value, GameStatus.OVER, doubles, turn + 1)
         board = movegen.flip_board(child)
         seat = 1 - seat
-    return CubeGame(0, cube, GameStatus.PLAYING, doubles, MAX_TURNS)  # unreachable in practice
+    return CubeGame(0, cube.value, GameStatus.PLAYING, doubles, MAX_TURNS)  # unreachable in practice
 
 
 def play_cube_pair(a: Player, b: Player, seed: int, pair: int,
@@ -171,17 +171,8 @@ def play_cube_pair(a: Player, b: Player, seed: int, pair: int,
 # -- matches ------------------------------------------------------------------------------
 def match_context(length: int, score: tuple[int, int], crawford_played: bool) -> CubeContext:
     """The first seat's context, cube centred, at the start of a game of a ``length``-point
-    match at ``score`` (first seat's points first).
-
-    The Crawford game is the first game in which a side is 1-away (no doubling); the games
-    after it are post-Crawford. A 1-point match has no cube at all.
-    """
-    away = (length - score[0], length - score[1])
-    if length == 1:
-        return CubeContext(away=away, crawford=True)
-    at_one = 1 in away
-    return CubeContext(away=away, crawford=at_one and not crawford_played,
-                       post_crawford=at_one and crawford_played)
+    match at ``score`` (first seat's points first; :class:`gammon.referee.MatchScore`)."""
+    return CubeContext.for_match(MatchScore(length, score, crawford_played))
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,28 +203,26 @@ def play_match(first: Player, second: Player, seed: int, match: int, length: int
     """
     if not 1 <= length <= MAX_AWAY:
         raise ValueError(f"match length must be 1-{MAX_AWAY}, got {length}")
-    score = [0, 0]
-    crawford_played = False
+    score = MatchScore(length)
     doubles = passes = resignations = games = 0
-    while max(score) < length:
+    while score.winner is None:
         if games == GAMES_PER_MATCH:
             raise RuntimeError(f"match {match} (seed {seed}) still going after {games} games")
-        context = match_context(length, (score[0], score[1]), crawford_played)
+        context = CubeContext.for_match(score)
         stream = DiceStream(seed, match * GAMES_PER_MATCH + games)
-        d1, d2 = stream.opening()
+        d1, d2 = opening_roll(stream)
         if d1 > d2:
             game = _cube_game(first, second, stream, (d1, d2), context)
         else:
             game = _cube_game(second, first, stream, (d1, d2), context.flip()).swapped()
         if game.points == 0:
             raise RuntimeError(f"game {games} of match {match} (seed {seed}) did not finish")
-        score[0 if game.points > 0 else 1] += abs(game.points)
-        crawford_played = crawford_played or context.crawford
+        score = score.after_game(0 if game.points > 0 else 1, abs(game.points))
         doubles += game.doubles
         passes += game.ended == GameStatus.DROPPED
         resignations += game.ended == GameStatus.RESIGNED
         games += 1
-    return MatchRecord((score[0], score[1]), games, doubles, passes, resignations, crawford_played and length > 1)
+    return MatchRecord(score.score, games, doubles, passes, resignations, score.crawford_played)
 
 
 def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int) -> tuple[MatchRecord, MatchRecord]:
@@ -249,17 +238,6 @@ def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int) -> 
 
 
 # -- results ------------------------------------------------------------------------------
-def _ci95(samples: np.ndarray) -> tuple[float, float]:
-    """95 % confidence interval of the mean of the pair means of ``samples`` (pairs adjacent)."""
-    samples = samples.astype(np.float64)
-    pairs = samples.reshape(-1, 2).mean(axis=1)
-    if pairs.size < 2:
-        return (-math.inf, math.inf)
-    mean = float(samples.mean())
-    half = 1.96 * float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
-    return (mean - half, mean + half)
-
-
 @dataclass
 class DuelResult:
     """A duel's outcome from A's side; ``points`` holds A's points game by game.
@@ -294,7 +272,7 @@ class DuelResult:
     @property
     def ci95(self) -> tuple[float, float]:
         """95 % confidence interval of :attr:`ppg`, over pair means."""
-        return _ci95(self.points)
+        return ci95(self.points)
 
     def count(self, side: str, at_least: int) -> int:
         """Games ``side`` ('a' or 'b') won worth at least ``at_least`` points (times the cube)."""
@@ -400,7 +378,7 @@ class MatchDuelResult:
     def ci95(self) -> tuple[float, float]:
         """95 % confidence interval of :attr:`win_rate`, over pair means, within 0 and 1 (a share
         cannot leave them, whatever the normal approximation says near them)."""
-        low, high = _ci95(self.wins)
+        low, high = ci95(self.wins)
         return max(low, 0.0), min(high, 1.0)
 
     @property
@@ -517,7 +495,7 @@ def _play_pairs(
     seed: int, progress: bool, unit: str,
 ) -> tuple[list, float, int]:
     """``run`` over every pair, on ``workers`` processes: the results in pair order, seconds, workers."""
-    workers = max(1, min(workers or os.cpu_count() or 1, pairs))
+    workers = max(1, min(workers or available_cores(), pairs))
     chunk = max(1, min(25, pairs // (workers * 8) or 1))
     tasks = [(seed, list(r), *options) for r in _chunks(pairs, chunk)]
     bar = None
@@ -528,20 +506,11 @@ def _play_pairs(
     results: list = []
     start = time.perf_counter()
     try:
-        if workers == 1:
-            _init_worker(a, b)
-            for task in tasks:
-                results.extend(run(task))
+        with Workers(workers, initializer=_init_worker, initargs=(a, b)) as pool:
+            for chunk_result in pool.imap(run, tasks):
+                results.extend(chunk_result)
                 if bar is not None:
-                    bar.update(2 * len(task[1]))
-        else:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            with context.Pool(workers, initializer=_init_worker, initargs=(a, b)) as pool:
-                for chunk_result in pool.imap(run, tasks):
-                    results.extend(chunk_result)
-                    if bar is not None:
-                        bar.update(2 * len(chunk_result))
+                    bar.update(2 * len(chunk_result))
     finally:
         if bar is not None:
             bar.close()

@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BearoffCoverageError, BearoffTableError
+from ..workers import Workers
 from . import perfect_hash
-from ._workers import Workers
 from .perfect_hash import BINOMIAL, position_count, unrank_batch
 from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
 
@@ -106,7 +106,7 @@ def build(
     done = partial.steps if partial.steps <= levels else 0
     from ._onesided_kernels import solve_positions
 
-    workers = Workers(threads)
+    workers = Workers(threads, threads=True)
     try:
         band, start, length, rsum = (partial.arrays[k] for k in ("band", "start", "length", "rsum"))
 

@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BearoffCoverageError, BearoffTableError
+from ..workers import Workers
 from . import perfect_hash
-from ._workers import Workers
 from .perfect_hash import BINOMIAL, position_count, unrank_batch
 from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
 
@@ -86,7 +86,7 @@ def build(
         path.with_name(path.name + ".partial"), Kind.TWOSIDED, points, checkers, {"values": ((size * size, 4), "<i2")}
     )
     done = partial.steps if partial.steps <= levels else 0
-    workers = Workers(threads, smallest_part=16)
+    workers = Workers(threads, threads=True, smallest_part=16)
     try:
         values = partial.arrays["values"]
         last = time.monotonic()

@@ -3,7 +3,9 @@
 A :class:`CubeContext` is always from the point of view of one side ("me", usually the
 side on roll): the cube's value and who owns it, how many points each side needs (or
 money play), and the rules in force. It values game outcomes -- in points for money, in
-match winning chance (MWC) for a match -- which is all the cubeful formulas need.
+match winning chance (MWC) for a match -- which is all the cubeful formulas need. The rules
+themselves (who may double, beavers, the cube limit, the Jacoby rule, Crawford) are the
+referee's (:mod:`gammon.referee`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import GammonError
+from ..referee import CubeState, MatchScore, WinKind, beaver_refusal, double_refusal, points_won
 from ..state import GameState
 from .met import MatchEquityTable, mwc_to_equity
 
@@ -44,7 +47,8 @@ class CubeContext:
     """Cube and score from one side's point of view.
 
     ``away`` is ``(me, opponent)``: points each side still needs, or None for money.
-    ``crawford`` marks the Crawford game (no doubling); ``post_crawford`` a later game.
+    ``crawford`` marks a game without the cube (the Crawford game, or any game of a 1-point
+    match); ``post_crawford`` a game after the Crawford game.
 
     >>> ctx = CubeContext(away=(2, 4))
     >>> ctx.can_double, ctx.doubled().cube, ctx.doubled().owner
@@ -89,10 +93,19 @@ class CubeContext:
         if state.is_money:
             return cls(state.cube, owner, None, jacoby=state.jacoby, beavers=state.beavers,
                        cube_limit=state.cube_limit, met=met)
-        away = (state.away(me), state.away(me.other))
-        if state.match_length == 1:  # a 1-point match has no cube: treat it as a Crawford game
-            return cls(1, Owner.CENTRED, away, crawford=True, met=met) if 1 in away else cls(1, Owner.CENTRED, away, met=met)
-        return cls(state.cube, owner, away, crawford=state.crawford, post_crawford=state.post_crawford, met=met)
+        # A snapshot of the Crawford game says so; one after it, by a side 1-away.
+        score = MatchScore(state.match_length, (state.score[me], state.score[me.other]), state.post_crawford)
+        return cls.for_match(score, state.cube, owner, met)
+
+    @classmethod
+    def for_match(cls, score: MatchScore, cube: int = 1, owner: Owner = Owner.CENTRED,
+                  met: MatchEquityTable | None = None) -> CubeContext:
+        """Side 0's context in a match at ``score`` (:class:`gammon.referee.MatchScore`)."""
+        away = (score.away(0), score.away(1))
+        met = met or MatchEquityTable.default()
+        if not score.cube_in_play:  # the Crawford game, or a 1-point match: no cube
+            return cls(1, Owner.CENTRED, away, crawford=True, met=met)
+        return cls(cube, owner, away, post_crawford=score.post_crawford, met=met)
 
     @property
     def is_money(self) -> bool:
@@ -105,21 +118,19 @@ class CubeContext:
 
     def doubled(self) -> CubeContext:
         """After I double and the opponent takes: twice the cube, theirs."""
-        return replace(self, cube=2 * self.cube, owner=Owner.OPPONENT)
+        return replace(self, cube=CubeState(self.cube).after_take(Owner.OPPONENT).value, owner=Owner.OPPONENT)
 
     def beavered(self) -> CubeContext:
         """After I double and the opponent beavers: four times the cube, still theirs."""
-        return replace(self, cube=4 * self.cube, owner=Owner.OPPONENT)
+        return replace(self, cube=CubeState(self.cube).after_beaver(Owner.OPPONENT).value, owner=Owner.OPPONENT)
 
     # -- rules -----------------------------------------------------------------------------
     def _may_double(self, me: bool, cube: int) -> bool:
         """Whether a side holding access to a ``cube`` may double it usefully."""
-        if self.crawford:
+        if double_refusal(CubeState(cube), crawford_game=self.crawford, cube_limit=self.cube_limit) is not None:
             return False
-        if self.away is None:
-            return self.cube_limit is None or 2 * cube <= self.cube_limit
         # A side that wins the match with a single game at this cube has nothing to gain.
-        return (self.away[0] if me else self.away[1]) > cube
+        return self.away is None or (self.away[0] if me else self.away[1]) > cube
 
     @property
     def can_double(self) -> bool:
@@ -129,7 +140,8 @@ class CubeContext:
     @property
     def can_beaver(self) -> bool:
         """Whether a side doubled in this context may beaver (money with beavers on)."""
-        return self.away is None and self.beavers and (self.cube_limit is None or 4 * self.cube <= self.cube_limit)
+        return self.away is None and beaver_refusal(CubeState(self.cube), beavers=self.beavers,
+                                                    cube_limit=self.cube_limit) is None
 
     # -- values of outcomes -------------------------------------------------------------------
     def value_of(self, points: int) -> float:
@@ -149,15 +161,17 @@ class CubeContext:
         """``table[k, j]``: my value of outcome ``j`` with the cube at ``cube * 2**k``.
 
         Outcomes ``j``: win single, gammon, backgammon, lose single, gammon, backgammon. In a
-        money game with the cube centred and the Jacoby rule, gammons count single at level 0.
+        money game with the cube centred and the Jacoby rule, gammons count single at level 0
+        (every level above it has seen the cube turned).
         """
         out = np.empty((levels, 6))
+        jacoby = self.away is None and self.jacoby
         for k in range(levels):
-            cube = self.cube << k
-            for j, points in enumerate((1, 2, 3, -1, -2, -3)):
-                out[k, j] = self.value_of(points * cube) if self.away is not None else float(points * cube)
-        if self.away is None and self.jacoby and self.owner is Owner.CENTRED:
-            out[0] = (self.cube, self.cube, self.cube, -self.cube, -self.cube, -self.cube)
+            # Only whether the cube is centred matters here (the Jacoby rule), not who owns it.
+            cube = CubeState(self.cube << k, None if k == 0 and self.owner is Owner.CENTRED else Owner.ME)
+            for j, kind in enumerate(WinKind):
+                points = points_won(kind, cube, jacoby)
+                out[k, j], out[k, j + 3] = self.value_of(points), self.value_of(-points)
         return out
 
     def double_flags(self, levels: int = MAX_LEVELS) -> np.ndarray:

@@ -19,11 +19,13 @@ import numpy as np
 from numba import njit
 
 from .. import movegen
-from ..bots.dice import next_roll, opening_roll, stream_state
 from ..bots.evaluator import finished_probabilities
+from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import INPUTS, encode
 from ..nn.network import OUTPUTS, Network, net_of
-from .td import MAX_TURNS, OPENING, _choose, _flip, _step, worker_pool
+from ..workers import Workers
+from .selfplay import MAX_TURNS, OPENING
+from .td import _choose, _step, flip_into
 
 #: Positions per chunk of the data set (one task of a worker, one save).
 CHUNK = 200
@@ -86,7 +88,7 @@ def rollout(w1, b1, w2, b2, boards, seed, first, trials):
                     if ours:
                         seen[:] = result
                     else:
-                        _flip(result, seen)
+                        flip_into(result, seen)
                     for o in range(OUTPUTS):
                         out[i, o] += seen[o] / trials
                     break
@@ -135,7 +137,7 @@ def build_dataset(network: Network, path: Path, positions: int, trials: int, see
         bar = tqdm(total=chunks * CHUNK, initial=boards.shape[0], unit="pos", desc="rollouts")
     tasks = [(network.arrays(), seed, i, trials, keep) for i in todo]
     try:
-        with worker_pool(workers) as pool:
+        with Workers(workers) as pool:
             for _, b, t in pool.imap(_chunk_task, tasks):  # in order: the file grows chunk by chunk
                 boards = np.concatenate([boards, b])
                 targets = np.concatenate([targets, t])

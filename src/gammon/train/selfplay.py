@@ -3,8 +3,8 @@
 One game is a loop of move generation and scoring inside numba: about a millisecond a
 game, so a trainer can afford thousands of games per candidate. A seat is a kind
 (:data:`PUBEVAL` or :data:`SIMPLE`) and a ``(2, 122)`` weight block: pubeval's race and
-contact rows, or the heuristic's weights at the start of row 0. Dice come from
-:mod:`gammon.bots.dice`, so ``(seed, game)`` fixes a game's rolls.
+contact rows, or the heuristic's weights at the start of row 0. Dice come from the
+seeded streams (:mod:`gammon.dice.streams`), so ``(seed, game)`` fixes a game's rolls.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import numpy as np
 from numba import njit
 
 from .. import movegen
-from ..bots.dice import next_roll, opening_roll, stream_state
 from ..bots.evaluator import CONTACT, OVER, board_class, pip_counts
 from ..bots.pubeval import load_weights, pubeval_score
 from ..bots.simple import simple_score
+from ..dice.streams import next_roll, opening_roll, stream_state
 from ..position import Position
 
 PUBEVAL = 0
@@ -72,12 +72,7 @@ def play_game(kinds, weights, seed, game, samples):
         best_score = -1e300
         for i in range(n):
             child = out_boards[i]
-            won = True
-            for point in range(1, 26):
-                if child[point] > 0:
-                    won = False
-                    break
-            s = 1e200 if won else _score(kinds[seat], weights[seat], child, race)
+            s = 1e200 if movegen.win_kind(child) else _score(kinds[seat], weights[seat], child, race)
             if s > best_score:
                 best_score = s
                 best = i

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import signal
 import sys
 import threading
@@ -37,18 +36,17 @@ import numpy as np
 from numba import njit
 
 from .. import movegen
-from ..bots.dice import next_roll, opening_roll, stream_state
 from ..bots.evaluator import CONTACT, OVER, board_class, finished_probabilities
 from ..bots.pubeval import pubeval_score
+from ..dice import ci95
+from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import FEATURES_VERSION, INPUTS, encode
 from ..nn.network import OUTPUTS, Network, consistent, forward, net_of
-from ..position import Position
-from .selfplay import pubeval_block
+from ..workers import Workers
+from .selfplay import MAX_TURNS, OPENING, pubeval_block
 
-OPENING = Position().array()
 #: Longer training games are abandoned without an update (only nets near random play them).
 MAX_TRAIN_TURNS = 1500
-MAX_TURNS = 5000
 
 
 @njit(cache=True, inline="always")
@@ -77,7 +75,9 @@ def _choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs):
 
 
 @njit(cache=True)
-def _flip(p, out):
+def flip_into(p, out):
+    """``p`` seen by the other side, into ``out``: the compiled twin of
+    :func:`gammon.evaluation.flip_probabilities` for one row, inside compiled loops."""
     out[0] = 1.0 - p[0]
     out[1] = p[3]
     out[2] = p[4]
@@ -143,8 +143,8 @@ def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
     flipped = np.empty(OUTPUTS)
     target[:] = final
     for t in range(turns - 2, -1, -1):
-        _flip(target, flipped)
-        _flip(values[t + 1], target)
+        flip_into(target, flipped)
+        flip_into(values[t + 1], target)
         for o in range(OUTPUTS):
             target[o] = (1.0 - lam) * target[o] + lam * flipped[o]
         values[t + 1] = target  # reuse the row: the return of position t
@@ -161,20 +161,6 @@ def train_games(w1, b1, w2, b2, seed, first_game, games, alpha, lam):
     for g in range(games):
         total += train_game(w1, b1, w2, b2, seed, first_game + g, alpha, lam)
     return total
-
-
-@njit(cache=True)
-def _game_points(board):
-    opponent = 0
-    backgammon = board[0] < 0
-    for point in range(0, 26):
-        if board[point] < 0:
-            opponent -= board[point]
-            if 1 <= point <= 6:
-                backgammon = True
-    if opponent < 15:
-        return 1
-    return 3 if backgammon else 2
 
 
 @njit(cache=True)
@@ -200,7 +186,6 @@ def _duel_game(w1, b1, w2, b2, pubeval, seed, game, net_first):
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
     probs = np.empty(OUTPUTS)
-    final = np.empty(OUTPUTS)
     state = stream_state(seed, game)
     board = OPENING.copy()
     d1, d2 = opening_roll(state)
@@ -212,8 +197,8 @@ def _duel_game(w1, b1, w2, b2, pubeval, seed, game, net_first):
         else:
             best = _pubeval_choice(pubeval, board, children, n)
         child = children[best]
-        if finished_probabilities(child, final):
-            points = _game_points(child)
+        points = movegen.win_kind(child)  # a cubeless game scores its win kind
+        if points:
             return points if net_turn else -points
         board = movegen.flip_board(child)
         net_turn = not net_turn
@@ -279,7 +264,7 @@ def _duel_task(task: tuple) -> np.ndarray:
     return duel_pubeval(*arrays, pubeval, seed, first, pairs)
 
 
-def pubeval_duel(network: Network, games: int, seed: int, pool=None, workers: int = 1) -> np.ndarray:
+def pubeval_duel(network: Network, games: int, seed: int, pool: Workers | None = None, workers: int = 1) -> np.ndarray:
     """The net's points per game against pubeval, duplicate dice, split over ``workers``."""
     pairs = games // 2
     block = pubeval_block()
@@ -288,37 +273,6 @@ def pubeval_duel(network: Network, games: int, seed: int, pool=None, workers: in
     tasks = [(network.arrays(), block, seed, int(s), n) for s, n in zip(starts, share) if n]
     results = pool.map(_duel_task, tasks) if pool is not None else [_duel_task(t) for t in tasks]
     return np.concatenate(results)
-
-
-def ci95(points: np.ndarray) -> tuple[float, float]:
-    pairs = points.reshape(-1, 2).mean(axis=1)
-    half = 1.96 * float(pairs.std(ddof=1)) / math.sqrt(pairs.size) if pairs.size > 1 else math.inf
-    mean = float(points.mean())
-    return mean - half, mean + half
-
-
-class _InlinePool:
-    """The part of a process pool the trainers use, run in this process (one worker: no fork)."""
-
-    def map(self, function, tasks):  # type: ignore[no-untyped-def]
-        return [function(task) for task in tasks]
-
-    def imap(self, function, tasks):  # type: ignore[no-untyped-def]
-        return (function(task) for task in tasks)
-
-    def __enter__(self) -> _InlinePool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def worker_pool(workers: int):  # type: ignore[no-untyped-def]
-    """A fork pool of ``workers`` processes, or the in-process stand-in for one worker."""
-    if workers <= 1:
-        return _InlinePool()
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else None).Pool(workers)
 
 
 class TrainingStateError(ValueError):
@@ -418,7 +372,7 @@ def train(
     # A plain `kill` should stop a run as cleanly as Ctrl-C: keep the last whole round.
     previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
     try:
-        with worker_pool(workers) as pool:
+        with Workers(workers) as pool:
             while done < games:
                 start = time.perf_counter()
                 alpha = settings.alpha_at(done)

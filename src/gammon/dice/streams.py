@@ -1,8 +1,10 @@
-"""Seeded dice for duels and training: one independent stream per (seed, game).
+"""The seeded dice streams' compiled steps: one independent stream per (seed, game).
 
 A game's dice depend only on the seed and the game's number, never on which process plays
 it or in what order, so a duel split over several workers replays exactly. The generator
-is SplitMix64, small enough to run inside compiled game loops.
+is SplitMix64, small enough to run inside compiled game loops, which call these functions
+on a stream's state; Python code reads the same streams as :class:`gammon.dice.DiceStream`,
+a :class:`~gammon.dice.DiceSource` like any other.
 """
 
 from __future__ import annotations
@@ -49,25 +51,13 @@ def next_roll(state):
 
 @njit(cache=True)
 def opening_roll(state):
-    """The first roll of a game: the two players' single dice, rerolled while they tie."""
+    """The first roll of a game: the two players' single dice, rerolled while they tie.
+
+    The compiled twin of :func:`gammon.referee.opening_roll` on a :class:`~gammon.dice.DiceStream`
+    (which reads a roll's two dice one at a time): the same dice from the same stream.
+    """
     while True:
         d1, d2 = next_roll(state)
         if d1 != d2:
             return d1, d2
 
-
-class DiceStream:
-    """The rolls of one game: :meth:`opening` once, then :meth:`roll` each turn."""
-
-    def __init__(self, seed: int, game: int) -> None:
-        if seed < 0 or game < 0:
-            raise ValueError(f"seed and game number must be >= 0, got {seed}, {game}")
-        self._state = stream_state(seed, game)
-
-    def opening(self) -> tuple[int, int]:
-        d1, d2 = opening_roll(self._state)
-        return int(d1), int(d2)
-
-    def roll(self) -> tuple[int, int]:
-        d1, d2 = next_roll(self._state)
-        return int(d1), int(d2)

@@ -1,7 +1,9 @@
-"""Where dice come from: a seeded generator, a fixed sequence, or a person typing them in.
+"""Where dice come from: a seeded generator, a fixed sequence, a person typing them in, or
+one of the numbered streams that duels and training play with.
 
 A game takes its dice from one injectable source so the same code plays real games,
-reproducible tests and over-the-board games whose dice are rolled by hand.
+reproducible tests, over-the-board games whose dice are rolled by hand and duplicate-dice
+duels.
 
 >>> dice = FixedDice([(3, 1), 6])
 >>> dice.roll_one(), dice.roll_one(), dice.roll_one()
@@ -10,15 +12,19 @@ reproducible tests and over-the-board games whose dice are rolled by hand.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from .errors import DiceError
+from ..errors import DiceError
 
-__all__ = ["DiceSource", "FixedDice", "ManualDice", "SeededDice", "parse_dice"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["DiceSource", "DiceStream", "FixedDice", "ManualDice", "SeededDice", "ci95", "parse_dice"]
 
 
 @runtime_checkable
@@ -45,6 +51,64 @@ class SeededDice:
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed!r})"
+
+
+class DiceStream:
+    """The dice of game ``game`` of a run seeded ``seed``: one independent stream per (seed, game).
+
+    Duels and training play game ``k`` with stream ``(seed, k)``, so a game's dice depend on
+    nothing else (not the worker that plays it): compiled loops read the same stream with
+    :mod:`gammon.dice.streams`. Dice are read one at a time, as :class:`FixedDice` reads
+    them, so two :meth:`roll_one` give the two dice of one :meth:`roll`.
+
+    >>> dice = DiceStream(7, 0)
+    >>> dice.roll_one(), dice.roll_one(), dice.roll()
+    (4, 3, (5, 4))
+    """
+
+    def __init__(self, seed: int, game: int) -> None:
+        if seed < 0 or game < 0:
+            raise ValueError(f"seed and game number must be >= 0, got {seed}, {game}")
+        from .streams import next_roll, stream_state  # the compiled generator, loaded with the first stream
+
+        self.seed, self.game = seed, game
+        self._next_roll = next_roll
+        self._state = stream_state(seed, game)
+        self._spare: int | None = None  # the second die of a roll read one die at a time
+
+    def roll_one(self) -> int:
+        if self._spare is not None:
+            die, self._spare = self._spare, None
+            return die
+        d1, d2 = self._next_roll(self._state)
+        self._spare = int(d2)
+        return int(d1)
+
+    def roll(self) -> tuple[int, int]:
+        if self._spare is not None:
+            return self.roll_one(), self.roll_one()
+        d1, d2 = self._next_roll(self._state)
+        return int(d1), int(d2)
+
+    def __repr__(self) -> str:
+        return f"DiceStream({self.seed}, {self.game})"
+
+
+def ci95(points: np.ndarray) -> tuple[float, float]:
+    """95 % confidence interval of the mean of duplicate-dice results (the two games of a pair adjacent).
+
+    Each pair's mean is one sample: the two games of a pair share their dice, so they are
+    correlated by design. One pair gives no interval: (-inf, inf).
+    """
+    import numpy as np
+
+    samples = np.asarray(points).astype(np.float64)
+    pairs = samples.reshape(-1, 2).mean(axis=1)
+    if pairs.size < 2:
+        return (-math.inf, math.inf)
+    mean = float(samples.mean())
+    half = 1.96 * float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
+    return (mean - half, mean + half)
 
 
 class FixedDice:
