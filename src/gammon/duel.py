@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -44,6 +46,7 @@ MAX_TURNS = 5000
 GAMES_PER_MATCH = 64
 _OPENING = Position().array()
 _CUBELESS = CubeState()
+T = TypeVar("T")
 
 
 def game_points(board: np.ndarray) -> int:
@@ -70,16 +73,25 @@ def play_game(first: Player, second: Player, seed: int, game: int) -> int:
     return 0  # unreachable in practice: a game ends long before
 
 
-def play_pair(a: Player, b: Player, seed: int, pair: int) -> tuple[int, int]:
-    """A's points in both games of one dice sequence: A moving first, then B."""
+def _duplicated(a: Player, b: Player, seed: int, pair: int, play: Callable[[Player, Player], T],
+                swap: Callable[[T], T]) -> tuple[T, T]:
+    """``play(first, second)`` with A in the first seat, then B; both results from A's side (``swap``).
+
+    Each player's own randomness is reseeded from ``(seed, pair, swapped, seat)`` first.
+    """
     results = []
     for swapped in (0, 1):
         first, second = (b, a) if swapped else (a, b)
         first.reseed(np.random.SeedSequence([seed, pair, swapped, 0]))
         second.reseed(np.random.SeedSequence([seed, pair, swapped, 1]))
-        points = play_game(first, second, seed, pair)
-        results.append(-points if swapped else points)
+        result = play(first, second)
+        results.append(swap(result) if swapped else result)
     return results[0], results[1]
+
+
+def play_pair(a: Player, b: Player, seed: int, pair: int) -> tuple[int, int]:
+    """A's points in both games of one dice sequence: A moving first, then B."""
+    return _duplicated(a, b, seed, pair, lambda first, second: play_game(first, second, seed, pair), operator.neg)
 
 
 # -- the cube -----------------------------------------------------------------------------
@@ -158,14 +170,8 @@ def _cube_game(first: Player, second: Player, dice: DiceSource, opening: tuple[i
 def play_cube_pair(a: Player, b: Player, seed: int, pair: int,
                    context: CubeContext | None = None) -> tuple[CubeGame, CubeGame]:
     """Both games with the cube of one dice sequence, from A's side: A moving first, then B."""
-    results = []
-    for swapped in (0, 1):
-        first, second = (b, a) if swapped else (a, b)
-        first.reseed(np.random.SeedSequence([seed, pair, swapped, 0]))
-        second.reseed(np.random.SeedSequence([seed, pair, swapped, 1]))
-        game = play_cube_game(first, second, seed, pair, context)
-        results.append(game.swapped() if swapped else game)
-    return results[0], results[1]
+    return _duplicated(a, b, seed, pair, lambda first, second: play_cube_game(first, second, seed, pair, context),
+                       CubeGame.swapped)
 
 
 # -- matches ------------------------------------------------------------------------------
@@ -227,14 +233,8 @@ def play_match(first: Player, second: Player, seed: int, match: int, length: int
 
 def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int) -> tuple[MatchRecord, MatchRecord]:
     """Both matches of one set of dice sequences, from A's side: A with the first seat, then B."""
-    results = []
-    for swapped in (0, 1):
-        first, second = (b, a) if swapped else (a, b)
-        first.reseed(np.random.SeedSequence([seed, pair, swapped, 0]))
-        second.reseed(np.random.SeedSequence([seed, pair, swapped, 1]))
-        record = play_match(first, second, seed, pair, length)
-        results.append(record.swapped() if swapped else record)
-    return results[0], results[1]
+    return _duplicated(a, b, seed, pair, lambda first, second: play_match(first, second, seed, pair, length),
+                       MatchRecord.swapped)
 
 
 # -- results ------------------------------------------------------------------------------

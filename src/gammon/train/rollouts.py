@@ -25,7 +25,7 @@ from ..nn.features import INPUTS, encode
 from ..nn.network import OUTPUTS, Network, net_of
 from ..workers import Workers
 from .selfplay import MAX_TURNS, OPENING
-from .td import _choose, _step, flip_into
+from .td import _choose, _step, flip_into, scratch
 
 #: Positions per chunk of the data set (one task of a worker, one save).
 CHUNK = 200
@@ -35,10 +35,7 @@ CHUNK = 200
 def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
     """``count`` after-play boards from self-play games starting at ``first_game``; each kept with ``keep``."""
     children, moves, counts, hashes = movegen.play_buffers()
-    x = np.zeros(INPUTS)
-    hidden = np.empty(w1.shape[2])
-    raw = np.empty(OUTPUTS)
-    probs = np.empty(OUTPUTS)
+    x, hidden, raw, probs = scratch(w1)
     out = np.empty((count, 26), np.int8)
     found = 0
     game = first_game
@@ -68,10 +65,7 @@ def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
 def rollout(w1, b1, w2, b2, boards, seed, first, trials):
     """Mean outcome ``(N, 5)`` of ``trials`` games from each board, for the side that just moved."""
     children, moves, counts, hashes = movegen.play_buffers()
-    x = np.zeros(INPUTS)
-    hidden = np.empty(w1.shape[2])
-    raw = np.empty(OUTPUTS)
-    probs = np.empty(OUTPUTS)
+    x, hidden, raw, probs = scratch(w1)
     result = np.empty(OUTPUTS)
     seen = np.empty(OUTPUTS)
     out = np.zeros((boards.shape[0], OUTPUTS))

@@ -55,6 +55,12 @@ def _equity(p):
 
 
 @njit(cache=True)
+def scratch(w1):
+    """The net's working arrays for :func:`_choose` (inputs, hidden units, raw outputs, probabilities)."""
+    return np.zeros(INPUTS), np.empty(w1.shape[2]), np.empty(OUTPUTS), np.empty(OUTPUTS)
+
+
+@njit(cache=True)
 def _choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs):
     """Index of the child with the best equity at 0 ply; its probabilities are left in ``probs``."""
     best = 0
@@ -182,10 +188,7 @@ def _pubeval_choice(pubeval, board, children, n):
 def _duel_game(w1, b1, w2, b2, pubeval, seed, game, net_first):
     """One game of the net against pubeval; returns the net's points."""
     children, moves, counts, hashes = movegen.play_buffers()
-    x = np.zeros(INPUTS)
-    hidden = np.empty(w1.shape[2])
-    raw = np.empty(OUTPUTS)
-    probs = np.empty(OUTPUTS)
+    x, hidden, raw, probs = scratch(w1)
     state = stream_state(seed, game)
     board = OPENING.copy()
     d1, d2 = opening_roll(state)
