@@ -127,3 +127,14 @@ def test_query_reads_tables_from_a_folder(
         ["bearoff", "query", "--tables", str(tmp_path), "1", "0", "0", "0", "0", "0"], capsys, monkeypatch
     )
     assert status == 1 and "no such bear-off table" in err
+
+
+@pytest.mark.usefixtures("bearoff_cache")
+def test_a_race_with_a_side_already_off_is_refused(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13: no checkers on either side was answered p_win 1.0."""
+    lines = ["0 0 0 0 0 0 0 0 0 0 0 0", "0 0 0 0 0 0 1 0 0 0 0 0", "1 0 0 0 0 0 0 0 0 0 0 0", "0 0 0 0 0 0"]
+    status, out, _ = _run(["bearoff", "query", "--batch"], capsys, monkeypatch, "\n".join(lines) + "\n")
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(answers) == 4
+    assert all("no checkers left" in a["error"] for a in answers[:3])
+    assert answers[3]["mean_rolls"] == 0.0  # one side alone, all off: nothing left to roll

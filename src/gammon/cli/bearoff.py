@@ -254,12 +254,18 @@ def parse_counts(line: str) -> list[int]:
             raise BearoffArgumentError(f"{line.strip()[:200]!r}: counts must be whole numbers")
         counts.append(-value if token.startswith("-") else value)
     if len(counts) not in (6, 12):
-        raise BearoffArgumentError(f"{line.strip()!r}: expected 6 or 12 checker counts, got {len(counts)}")
+        raise BearoffArgumentError(f"{line.strip()[:200]!r}: expected 6 or 12 checker counts, got {len(counts)}")
     for side, part in (("", counts[:6]), ("opponent's ", counts[6:])):
         if any(c < 0 for c in part):
-            raise BearoffArgumentError(f"{line.strip()!r}: {side}counts must not be negative")
+            raise BearoffArgumentError(f"{line.strip()[:200]!r}: {side}counts must not be negative")
         if sum(part) > 15:
-            raise BearoffArgumentError(f"{line.strip()!r}: {side}counts hold {sum(part)} checkers; at most 15")
+            raise BearoffArgumentError(f"{line.strip()[:200]!r}: {side}counts hold {sum(part)} checkers; at most 15")
+    if len(counts) == 12:
+        # A side with no checker left has borne them all off: that game is over, not a race to ask about.
+        for side, part in (("the side on roll", counts[:6]), ("the opponent", counts[6:])):
+            if not any(part):
+                raise BearoffArgumentError(f"{line.strip()[:200]!r}: {side} has no checkers left, so the game is "
+                                           "over; a race needs checkers on both sides")
     return counts
 
 
