@@ -188,4 +188,6 @@ def parse_gnubg_id(text: str) -> GameState:
     try:
         return parse(match_text, position_text)
     except NotationError as error:
+        if error.field == "position":  # the checkers themselves (no checkers at all): the Position ID's fault
+            raise NotationError(GNUBG_ID, "Position ID", position_text, error.expected) from None
         raise NotationError(GNUBG_ID, f"Match ID {error.field}", match_text, error.expected) from None
