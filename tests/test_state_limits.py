@@ -285,3 +285,19 @@ def test_ids_with_unicode_digits_are_refused(text: str) -> None:
         GameState.parse(text)
     with pytest.raises(NotationError):
         Position.from_position_id(text) if len(text) == 14 else GameState.from_match_id(text)
+
+
+# -- the bear-off evaluator ------------------------------------------------------------------------
+def test_the_bearoff_evaluator_refuses_a_board_with_no_checkers() -> None:
+    import numpy as np
+
+    from gammon.bearoff import BearoffEvaluator
+    from gammon.errors import BearoffCoverageError
+
+    # Before issue 13 the tables answered p_win 1.0. The check comes before any table is loaded.
+    with pytest.raises(BearoffCoverageError, match="no checkers on either side"):
+        BearoffEvaluator().on_roll(np.zeros(26, np.int8))
+    boards = np.zeros((3, 26), np.int8)
+    boards[0, 1], boards[0, 24], boards[2, 1] = 1, -1, 1
+    with pytest.raises(BearoffCoverageError, match="board 1 has no checkers"):
+        BearoffEvaluator().on_roll_batch(boards)

@@ -190,6 +190,13 @@ class BearoffEvaluator:
 
     def _on_roll(self, boards: np.ndarray, evaluate) -> np.ndarray:
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 26)
+        empty = ~boards.any(axis=1)
+        if empty.any():
+            # The tables would answer a win for the side on roll ("all off"): no game has that board.
+            bad = int(np.flatnonzero(empty)[0])
+            raise BearoffCoverageError(
+                f"board {bad} has no checkers on either side: both sides cannot have borne off all 15"
+            )
         table = self.onesided
         start, length, offset, _, data = table.arrays()
         ts = self.twosided
