@@ -73,6 +73,18 @@ def test_what_is_not_a_board_is_an_invalid_position_naming_what_was_expected() -
     assert Position(np.array(Position().board, np.int64)) == Position()  # any integer type is a count
 
 
+def test_moves_and_dice_of_the_wrong_type_are_refused_by_name() -> None:
+    from gammon.errors import IllegalPlayError, InvalidMoveError
+    from gammon.play import Move
+
+    for source, target in ((True, 0), ("13", 8), (13.0, 8), (13, None)):
+        with pytest.raises(InvalidMoveError, match="point number"):
+            Move(source, target)  # type: ignore[arg-type]
+    for dice in ((True, 1), (3.5, 1), ("3", 1), (3, None)):
+        with pytest.raises(IllegalPlayError, match="die must be 1-6"):
+            Position().legal_plays(*dice)  # type: ignore[arg-type]
+
+
 def test_race_and_bearoff_classes() -> None:
     race = Position.from_checkers([0] * 9 + [15] + [0] * 15, [0] * 9 + [15] + [0] * 15)
     assert race.classify() is PositionClass.RACE

@@ -29,7 +29,7 @@ _UBGI_PASS = frozenset({"pass", "none", "(none)", "no move", "(no move)"})
 
 def _check_dice(d1: int, d2: int) -> tuple[int, int]:
     for name, die in (("first die", d1), ("second die", d2)):
-        if not isinstance(die, numbers.Integral) or not 1 <= int(die) <= 6:
+        if isinstance(die, bool) or not isinstance(die, numbers.Integral) or not 1 <= int(die) <= 6:
             raise IllegalPlayError(f"{name} must be 1-6, got {die!r}")
     return int(d1), int(d2)
 
@@ -43,6 +43,10 @@ class Move:
     hit: bool = False
 
     def __post_init__(self) -> None:
+        for name in ("source", "target"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise InvalidMoveError(f"a move's {name} is a point number (25 the bar, 0 off), got {value!r}")
         if not 1 <= self.source <= 25:
             raise InvalidMoveError(f"a move starts on a point 1-24 or the bar (25), got {self.source}")
         if not 0 <= self.target <= 24 or self.target >= self.source:
