@@ -473,9 +473,16 @@ def win_kind(board):
 
 
 @njit(cache=True)
-def flip_board(board):
-    """The same board seen from the other side: the one place where perspective flips."""
-    flipped = np.empty(BOARD_SIZE, np.int8)
+def flip_into(board, out):
+    """Write ``board`` seen from the other side into ``out``: the one place where perspective
+    flips (the mover's 24-point is the opponent's 1-point, and the bars change places)."""
     for i in range(BOARD_SIZE):
-        flipped[i] = -board[25 - i]
+        out[i] = -board[25 - i]
+
+
+@njit(cache=True)
+def flip_board(board):
+    """The same board seen from the other side (:func:`flip_into` on a new board)."""
+    flipped = np.empty(BOARD_SIZE, np.int8)
+    flip_into(board, flipped)
     return flipped

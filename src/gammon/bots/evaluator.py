@@ -108,11 +108,10 @@ def impossible_outcomes(boards, probabilities):
 
 @njit(cache=True)
 def flip_batch(boards):
-    """Every board seen from the other side (:func:`gammon.movegen.flip_board`, batched)."""
+    """Every board seen from the other side (:func:`gammon.movegen.flip_into`, batched)."""
     out = np.empty_like(boards)
     for i in range(boards.shape[0]):
-        for j in range(26):
-            out[i, j] = -boards[i, 25 - j]
+        movegen.flip_into(boards[i], out[i])
     return out
 
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..movegen import flip_board
+
 #: Inputs per side: 24 x 4 point units, bar, off, then the expert features below.
 POINT_UNITS = 96
 BAR, OFF, PIPS, BACK, HOME_POINTS, PRIME, ANCHORS, BLOTS, ESCAPES, SHOTS = range(96, 106)
@@ -302,10 +304,7 @@ def _encode_side(view, out, base, extras):
 def encode(board, out):
     """Fill ``out`` (:data:`INPUTS` floats) with the inputs of one board after a play."""
     _encode_side(board, out, 0, 2 * SIDE_INPUTS)
-    flipped = np.empty(26, np.int8)
-    for i in range(26):
-        flipped[i] = -board[25 - i]
-    _encode_side(flipped, out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS)
+    _encode_side(flip_board(board), out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS)
 
 
 @njit(cache=True)
