@@ -80,7 +80,7 @@ def game_states(draw: st.DrawFn, playing: bool = False) -> GameState:
     if length and ended and not crawford and draw(st.booleans()):
         # The game that ended won the match: its points (at most 3 cubes) are in the score.
         won = draw(colors)
-        score[won] = draw(st.integers(length, length - 1 + 3 * (1 << log_cube)))
+        score[won] = draw(st.integers(length, min(length - 1 + 3 * (1 << log_cube), MAX_SCORE)))
     dice = None if finished else draw(st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))))
     top = MAX_CUBE.bit_length() - 1
     double_offered = (not finished and dice is None and not crawford and owner in (None, position.turn)

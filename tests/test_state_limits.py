@@ -301,3 +301,16 @@ def test_the_bearoff_evaluator_refuses_a_board_with_no_checkers() -> None:
     boards[0, 1], boards[0, 24], boards[2, 1] = 1, -1, 1
     with pytest.raises(BearoffCoverageError, match="board 1 has no checkers"):
         BearoffEvaluator().on_roll_batch(boards)
+
+
+def test_every_field_is_checked_where_it_is_set() -> None:
+    # Each would otherwise fail later, in a writer (the Match ID packs each field in a few bits).
+    _invalid("resignation", resignation=5)
+    _invalid("status", status=9)
+    _invalid("dice", dice=(3.5, 1))
+    _invalid("dice", dice=(True, 1))
+    _invalid("score", score=(0, 0, 0))
+    _invalid("match_length", match_length=26)
+    _invalid("position", position="4HPwATDgc/ABMA")
+    assert GameState(resignation=2, status=1, dice=[3, 1]) == GameState(
+        resignation=Resignation.GAMMON, status=GameStatus.PLAYING, dice=(3, 1))

@@ -106,6 +106,10 @@ class GameState:
             if self.status not in list(GameStatus):
                 raise _invalid("status", f"status must be a GameStatus, got {self.status!r}")
             object.__setattr__(self, "status", GameStatus(self.status))
+        if self.resignation is not None and not isinstance(self.resignation, Resignation):
+            if not _whole(self.resignation) or self.resignation not in list(Resignation):
+                raise _invalid("resignation", f"resignation must be a Resignation or None, got {self.resignation!r}")
+            object.__setattr__(self, "resignation", Resignation(self.resignation))
         if self.dice is not None:
             if (not isinstance(self.dice, (tuple, list)) or len(self.dice) != 2
                     or not all(_whole(d) and 1 <= d <= 6 for d in self.dice)):
@@ -255,7 +259,9 @@ class GameState:
         return bpn.parse(text)
 
     def bpn(self) -> str:
-        """BPN (Backgammon Position Notation); it does not carry status, resignation or cube limit."""
+        """BPN (Backgammon Position Notation); it does not carry status, resignation or cube limit
+        (a won placement reads back as OVER, anything else as PLAYING), so a match score past the
+        length is refused (NotationError) unless the placement shows the game won."""
         from .notation import bpn
 
         return bpn.format(self)
@@ -294,7 +300,8 @@ class GameState:
         return xgid.parse(text)
 
     def xgid(self) -> str:
-        """The XGID; it does not carry status or resignation, and cube_limit None is written as 10."""
+        """The XGID; it does not carry status or resignation (refused like :meth:`bpn`'s), and
+        cube_limit None is written as 10."""
         from .notation import xgid
 
         return xgid.format(self)
