@@ -17,8 +17,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 #: The longest line handed over whole; a longer one is cut (1 MiB: far above any real line).
 MAX_LINE_BYTES = 1 << 20
@@ -26,10 +25,10 @@ MAX_LINE_BYTES = 1 << 20
 READ_SIZE = 1 << 16
 _BOM = b"\xef\xbb\xbf"
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+_TEXT_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     """One line of input: its number (from 1, blank lines counted) and its text without the line end."""
 
     number: int
@@ -46,12 +45,23 @@ class _Decoder:
         self.max_line = max_line
 
     def line(self, data: bytes, cut: bool = False) -> Line:
-        self.number += 1
-        if self.number == 1 and data.startswith(_BOM):
-            data = data[len(_BOM):]
-        if len(data) > self.max_line:
-            data, cut = data[: self.max_line], True
-        return Line(self.number, data.decode("utf-8", "replace"), cut)
+        return self.lines([data], cut)[0]
+
+    def lines(self, pieces: list[bytes], cut: bool = False) -> list[Line]:
+        """``pieces`` (lines without their ends) decoded and numbered."""
+        if not pieces:
+            return []
+        if self.number == 0 and pieces[0].startswith(_BOM):
+            pieces = [pieces[0][len(_BOM):], *pieces[1:]]
+        first = self.number + 1
+        self.number += len(pieces)
+        if cut or max(map(len, pieces)) > self.max_line:
+            return [Line(n, piece[: self.max_line].decode("utf-8", "replace"), cut or len(piece) > self.max_line)
+                    for n, piece in enumerate(pieces, first)]
+        # Decoding the lines together gives what decoding each on its own gives: a line end is
+        # ASCII, so it is never inside a UTF-8 sequence and always ends a broken one.
+        texts = b"\n".join(pieces).decode("utf-8", "replace").split("\n")
+        return [Line(n, text) for n, text in enumerate(texts, first)]
 
 
 def read_blocks(source: IO[bytes] | IO[str] | Iterable[bytes | str], max_line: int = MAX_LINE_BYTES) -> Iterator[list[Line]]:
@@ -72,7 +82,7 @@ def read_blocks(source: IO[bytes] | IO[str] | Iterable[bytes | str], max_line: i
         pieces = _LINE_END.split(bytes(data))
         if len(pieces) > 1 and not pieces[-1]:
             pieces.pop()  # the item's own line end
-        yield [decoder.line(piece) for piece in pieces]
+        yield decoder.lines(pieces)
 
 
 def read_lines(source: IO[bytes] | IO[str] | Iterable[bytes | str], max_line: int = MAX_LINE_BYTES) -> Iterator[Line]:
@@ -94,17 +104,14 @@ def _stream_blocks(stream: Any, max_line: int) -> Iterator[list[Line]]:
         if raw:
             after_cr = False
         buffer = pending + data if pending else data
-        block: list[Line] = []
-        start = 0
-        for end in _LINE_END.finditer(buffer):
-            if skipping:
-                skipping = False
-            else:
-                block.append(decoder.line(buffer[start : end.start()]))
-            start = end.end()
+        pieces = _LINE_END.split(buffer)
+        rest = pieces.pop()  # after the last line end: the beginning of a line still to come
+        if skipping and pieces:
+            del pieces[0]  # the end of the line handed over cut
+            skipping = False
+        block = decoder.lines(pieces)
         if data:
-            after_cr = buffer.endswith(b"\r") and start == len(buffer)
-        rest = buffer[start:]
+            after_cr = buffer.endswith(b"\r")
         pending = b""
         if end_of_input:
             if rest and not skipping:

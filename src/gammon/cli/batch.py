@@ -64,19 +64,21 @@ def run(
     its error object. ``one_at_a_time`` asks (and flushes) line by line, for slow answers.
     """
     out = Utf8Output(sink)
+    encode = json.JSONEncoder(separators=separators, allow_nan=False).encode  # NaN is not JSON
     bad = 0
 
     def write(results: Iterable[tuple[Question, dict[str, Any]]]) -> None:
         nonlocal bad
+        lines = []
         for (number, text), result in results:
             try:
-                line = json.dumps(result, separators=separators, allow_nan=False)
+                lines.append(encode(result))
                 bad += "error" in result
             except (TypeError, ValueError, RecursionError) as problem:
-                line = json.dumps(error(f"the answer could not be written as JSON ({problem})", number, text),
-                                  separators=separators)
+                lines.append(encode(error(f"the answer could not be written as JSON ({problem})", number, text)))
                 bad += 1
-            out.write(line + "\n")
+        if lines:
+            out.write("\n".join(lines) + "\n")
 
     for block in read_blocks(source):
         group: list[Question] = []

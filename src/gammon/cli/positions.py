@@ -17,6 +17,9 @@ from ..state import GameState
 
 #: Lines decoded and generated per call of the batch kernels.
 BATCH_CHUNK = 4096
+#: A die as a batch line writes it: ASCII digits only (the one rule of :func:`whole_number`), looked
+#: up rather than parsed because a batch reads a million of them.
+_DIE = {str(die): die for die in range(1, 7)}
 
 #: ``--to`` name -> how to write a GameState in that notation.
 FORMATS = {
@@ -162,7 +165,7 @@ def _read_line(line: str) -> tuple[str, int, int]:
         if len(fields) != 3:
             raise ValueError(f"line: expected 'POSITIONID D1 D2' (3 fields), got {len(fields)}")
         pid = fields[0]
-        first, second = (whole_number(die, 1, 6) for die in fields[1:])
+        first, second = _DIE.get(fields[1]), _DIE.get(fields[2])
         for name, die, value in (("d1", fields[1], first), ("d2", fields[2], second)):
             if value is None:
                 raise ValueError(f"{name}: expected a die 1-6, got {die[:20]!r}")
