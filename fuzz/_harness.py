@@ -1,0 +1,342 @@
+"""What every fuzz target promises, and the three ways to run one: a seed corpus, Hypothesis, atheris.
+
+A target is a module ``fuzz/NAME.py`` with ``fuzz_one_input(data: bytes) -> None``. Any
+input may raise the target's ``ALLOWED`` errors (default: :class:`gammon.errors.GammonError`,
+the errors gammon documents); anything else escaping it, a :class:`ContractViolation` it
+raises itself (a state accepted that fails later, a refused action that changed the match,
+a batch that lost a line), or running longer than :data:`HANG_SECONDS` is a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import os
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+FUZZ = Path(__file__).resolve().parent
+CORPUS = FUZZ / "corpus"
+#: One input may run this long before it counts as a hang.
+HANG_SECONDS = 20.0
+
+if (FUZZ.parent / "src" / "gammon").is_dir() and str(FUZZ.parent / "src") not in sys.path:
+    sys.path.insert(0, str(FUZZ.parent / "src"))  # in a source tree: fuzz this tree's gammon
+
+from gammon.errors import GammonError  # noqa: E402
+
+
+class ContractViolation(AssertionError):
+    """An input on which gammon broke a promise without raising (or raising the wrong thing)."""
+
+
+class Hang(BaseException):
+    """An input that ran past :data:`HANG_SECONDS` (a BaseException: targets cannot swallow it)."""
+
+
+@dataclass
+class Failure(Exception):
+    """What a run found: the target, the input, and what went wrong."""
+
+    target: str
+    data: bytes
+    error: BaseException
+    trace: str
+
+    def __str__(self) -> str:
+        return f"{self.target}: {type(self.error).__name__}: {self.error} on input {self.data!r}\n{self.trace}"
+
+
+# -- targets --------------------------------------------------------------------------------
+def names() -> list[str]:
+    """Every target: each ``fuzz/*.py`` but the harness, ``run.py`` and ``make_corpus.py``."""
+    skip = {"run", "make_corpus"}
+    return sorted(p.stem for p in FUZZ.glob("*.py") if not p.stem.startswith("_") and p.stem not in skip)
+
+
+def load(name: str) -> ModuleType:
+    if name not in names():
+        raise KeyError(f"no fuzz target {name!r}: expected one of {', '.join(names())}")
+    if str(FUZZ) not in sys.path:
+        sys.path.insert(0, str(FUZZ))
+    return importlib.import_module(name)
+
+
+def allowed(module: ModuleType) -> tuple[type[BaseException], ...]:
+    return getattr(module, "ALLOWED", (GammonError,))
+
+
+def corpus(name: str) -> list[tuple[str, bytes]]:
+    """The seed inputs of a target, by file name."""
+    folder = CORPUS / name
+    if not folder.is_dir():
+        return []
+    return [(p.name, p.read_bytes()) for p in sorted(folder.iterdir()) if p.is_file()]
+
+
+# -- the contract -----------------------------------------------------------------------------
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`Hang` in this thread after ``seconds`` (where the platform can)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise Hang(f"still running after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def check(name: str, module: ModuleType, data: bytes, seconds: float = HANG_SECONDS) -> None:
+    """Run one input; raise :class:`Failure` when the target breaks its contract."""
+    try:
+        with _deadline(seconds):
+            module.fuzz_one_input(data)
+    except allowed(module):
+        return
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # noqa: BLE001 - every other outcome is what we look for
+        raise Failure(name, data, error, traceback.format_exc()) from None
+
+
+def violation(message: str) -> ContractViolation:
+    return ContractViolation(message)
+
+
+# -- helpers the targets share ------------------------------------------------------------------
+_scratch: list[Path] = []
+
+
+@contextlib.contextmanager
+def scratch_file(data: bytes, suffix: str) -> Iterator[Path]:
+    """``data`` in a file of this process's scratch folder (removed at exit), deleted afterwards."""
+    if not _scratch:
+        import atexit
+        import shutil
+        import tempfile
+
+        _scratch.append(Path(tempfile.mkdtemp(prefix="gammon-fuzz-")))
+        atexit.register(shutil.rmtree, _scratch[0], ignore_errors=True)
+    path = _scratch[0] / f"input{suffix}"
+    path.write_bytes(data)
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def text(data: bytes) -> str:
+    """The input as text, decoded as gammon's readers decode lines (invalid bytes replaced)."""
+    return data.decode("utf-8", "replace")
+
+
+class Reader:
+    """Draws small choices from the input bytes, then zeros once they run out."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def byte(self) -> int:
+        if self.at >= len(self.data):
+            return 0
+        self.at += 1
+        return self.data[self.at - 1]
+
+    def below(self, n: int) -> int:
+        return self.byte() % n if n > 0 else 0
+
+    def choice(self, items: list | tuple):  # noqa: ANN201 - any element type
+        return items[self.below(len(items))]
+
+    def rest(self) -> bytes:
+        rest, self.at = self.data[self.at :], len(self.data)
+        return rest
+
+    def chunk(self, limit: int = 40) -> bytes:
+        size = self.below(limit + 1)
+        piece = self.data[self.at : self.at + size]
+        self.at += len(piece)
+        return piece
+
+    @property
+    def done(self) -> bool:
+        return self.at >= len(self.data)
+
+
+@dataclass
+class Captured:
+    """What a run under :func:`captured_stdio` wrote, filled in when it ends."""
+
+    stdout: bytes = b""
+    stderr: str = ""
+
+
+@contextlib.contextmanager
+def captured_stdio(stdin: bytes) -> Iterator[Captured]:
+    """Run with ``stdin`` as a strict UTF-8 stream (as under ``PYTHONIOENCODING=utf-8:strict``),
+    stdout (bytes) and stderr captured."""
+    captured = Captured()
+    out = io.BytesIO()
+    err = io.StringIO()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="strict")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", errors="strict", write_through=True)
+    sys.stderr = err
+    try:
+        yield captured
+    finally:
+        fake_in, fake_out = sys.stdin, sys.stdout
+        sys.stdin, sys.stdout, sys.stderr = saved
+        with contextlib.suppress(Exception):
+            fake_out.flush()
+        captured.stdout, captured.stderr = out.getvalue(), err.getvalue()
+        for stream in (fake_in, fake_out):
+            with contextlib.suppress(Exception):
+                stream.detach()  # closing the wrapper would close what it wraps
+
+
+def unhandled_thread_errors() -> Callable[[], list[str]]:
+    """Record exceptions that end threads (a timer's OverflowError); call the result to stop and read them."""
+    seen: list[str] = []
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        seen.append(f"{args.exc_type.__name__}: {args.exc_value} in thread {args.thread.name if args.thread else '?'}")
+
+    threading.excepthook = hook
+
+    def stop() -> list[str]:
+        threading.excepthook = previous
+        return seen
+
+    return stop
+
+
+# -- runners ---------------------------------------------------------------------------------------
+def run_corpus(name: str, seconds: float = HANG_SECONDS) -> list[Failure]:
+    module = load(name)
+    failures = []
+    for _, data in corpus(name):
+        try:
+            check(name, module, data, seconds)
+        except Failure as failure:
+            failures.append(failure)
+    return failures
+
+
+def mutated(seed: bytes, edits: list[tuple[int, int, int]]) -> bytes:
+    """``seed`` after edits (kind, where, value): flip a byte, insert one, delete one, or duplicate a slice."""
+    data = bytearray(seed)
+    for kind, where, value in edits:
+        at = where % (len(data) + 1)
+        if kind == 0 and data:
+            data[at % len(data)] = value
+        elif kind == 1:
+            data.insert(at, value)
+        elif kind == 2 and data:
+            del data[at % len(data)]
+        elif kind == 3 and data:
+            data[at:at] = data[at : at + value % 16]
+        elif kind == 4:
+            data[at:at] = "²①٣\ufeff\u2028".encode()[value % 14 : value % 14 + 3]  # digits that are not ASCII
+    return bytes(data)
+
+
+def strategy(name: str):  # noqa: ANN201 - a Hypothesis strategy of bytes
+    """Arbitrary bytes, arbitrary text, and the seeds with a few mutations."""
+    from hypothesis import strategies as st
+
+    seeds = [data for _, data in corpus(name)]
+    parts = [st.binary(max_size=512), st.text(max_size=200).map(lambda s: s.encode("utf-8", "surrogatepass"))]
+    if seeds:
+        edit = st.tuples(st.integers(0, 4), st.integers(0, 1 << 16), st.integers(0, 255))
+        parts.append(st.builds(mutated, st.sampled_from(seeds), st.lists(edit, min_size=1, max_size=6)))
+    return st.one_of(*parts)
+
+
+def run_hypothesis(
+    name: str,
+    examples: int,
+    *,
+    derandomize: bool = True,
+    seed: int | None = None,
+    shrink: bool = True,
+    seconds: float = HANG_SECONDS,
+) -> None:
+    """``examples`` inputs from :func:`strategy`; raises the first :class:`Failure`, shrunk unless not ``shrink``.
+
+    ``derandomize`` gives the same inputs every run (CI); else ``seed`` picks a run, or none a fresh one.
+    """
+    import hypothesis
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    module = load(name)
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=derandomize,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+        report_multiple_bugs=False,
+        phases=[p for p in Phase if shrink or p not in (Phase.shrink, Phase.explain)],
+    )
+    @given(strategy(name))
+    def one(data: bytes) -> None:
+        check(name, module, data, seconds)
+
+    if seed is not None and not derandomize:
+        one = hypothesis.seed(seed)(one)
+    one()
+
+
+def main(module_file: str) -> None:
+    """``python fuzz/NAME.py [atheris or libFuzzer options]``: atheris when installed, else Hypothesis."""
+    name = Path(module_file).stem
+    module = load(name)
+    try:
+        import atheris
+    except ImportError:
+        examples = int(os.environ.get("GAMMON_FUZZ_EXAMPLES", "10000"))
+        print(f"atheris is not installed: {examples} Hypothesis examples of {name} (fuzz/run.py has options)")
+        for failure in run_corpus(name):
+            print(failure)
+            sys.exit(1)
+        run_hypothesis(name, examples, derandomize=False)
+        return
+
+    def one_input(data: bytes) -> None:
+        check(name, module, data)  # a Failure escapes: atheris reports it and keeps the input
+
+    # gammon imports most modules on first use: run the seeds once so that every module the
+    # target reaches is loaded, then give atheris coverage of all of them.
+    run_corpus(name)
+    atheris.instrument_all()
+
+    import tempfile
+
+    args = list(sys.argv)
+    scratch = tempfile.mkdtemp(prefix=f"gammon-fuzz-{name}-")
+    if not any(a.startswith("-artifact_prefix") for a in args[1:]):
+        args.append(f"-artifact_prefix={scratch}/")  # crash-* files there, not in the working folder
+    if not any(not a.startswith("-") for a in args[1:]):
+        args += [scratch, str(CORPUS / name)]  # libFuzzer adds what it finds to the first folder, not the seeds
+    atheris.Setup(args, one_input)
+    atheris.Fuzz()
