@@ -15,7 +15,7 @@ Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval] [--due
   - bgsage: ``BgBotAnalyzer(eval_level='1ply'|'2ply'|'3ply').checker_play``, whose levels
     count the static evaluation as a ply, so they are GNU Backgammon's 0/1/2 ply.
 
-* duel speed -- games per second on one worker (best of 3, fixed seeds) of the game loops:
+* duel speed -- games per CPU second on one worker (best of 3, fixed seeds) of the game loops:
   ``gammon duel`` cubeless, with the cube (money) and in 5-point matches (pubeval against
   itself: the loop's cost, not the evaluator's), and the compiled self-play loops of the
   trainers (pubeval against the heuristic; the shipped net against pubeval).
@@ -157,13 +157,17 @@ def bgsage_decider(ply: int) -> Callable | None:
 
 
 def best_rate(run: Callable[[], int]) -> float:
-    """Units per second of ``run`` (which returns how many it did), best of 3 after a warm-up."""
+    """Units per CPU second of ``run`` (which returns how many it did), best of 3 after a warm-up.
+
+    CPU time of this process (the loops run in it, on one worker): the figure that other
+    work on a busy machine distorts least.
+    """
     run()
     best = float("inf")
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.process_time()
         done = run()
-        best = min(best, (time.perf_counter() - start) / done)
+        best = min(best, (time.process_time() - start) / done)
     return 1.0 / best
 
 
@@ -198,7 +202,7 @@ def duel_rates(games: int) -> dict[str, float]:
         arrays = None
     if arrays is not None:
         rates["td nn-pubeval"] = best_rate(lambda: td.duel_pubeval(*arrays, selfplay.pubeval_block(), 1, 0, games // 2).size)
-    print("duel speed, games/s on one worker (pubeval vs pubeval; compiled: pubeval vs simple, nn vs pubeval):")
+    print("duel speed, games per CPU second on one worker (pubeval vs pubeval; compiled: pubeval vs simple, nn vs pubeval):")
     for name, rate in rates.items():
         print(f"  {name:20s} {rate:10,.1f}")
     return rates
