@@ -152,6 +152,8 @@ class CubeContext:
         if self.away is None:
             return float(points)
         me, opponent = self.away
+        # Once this game is over the Crawford game is behind if it is this one or came before
+        # (as the referee's MatchScore.after_game counts it).
         crawford_played = self.crawford or self.post_crawford
         if points >= 0:
             return self.met.mwc(me - points, opponent, crawford_played) if points else self.met.mwc(me, opponent, self.post_crawford)
