@@ -135,3 +135,23 @@ def test_engine_refuses_unicode_digits_with_one_error_line(command: str, capfd: 
         [line for line in out if line.startswith("value")]  # nothing was set
     assert out[-1] == "readyok"
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("digit", NOT_ASCII_DIGITS)
+def test_command_line_numbers_and_engine_options_take_ascii_digits_only(digit: str) -> None:
+    import argparse
+
+    from gammon.cli.bots import count
+    from gammon.cli.play import _match_length
+    from gammon.ubgi import Option, parse_info
+
+    for reader in (count(1), _match_length):
+        with pytest.raises(argparse.ArgumentTypeError):
+            reader(digit)
+        with pytest.raises(argparse.ArgumentTypeError):
+            reader(f"1{digit}")
+    assert count(1)("12") == 12 and _match_length("7") == 7
+    with pytest.raises(ValueError, match="expected an integer"):
+        Option("Ply", "spin", "0", min=0, max=3).check(digit)
+    assert parse_info(f"info depth {digit} eq 0.5{digit}") == {"depth": digit, "eq": f"0.5{digit}"}
+    assert parse_info("info depth 2 eq -0.25") == {"depth": 2, "eq": -0.25}

@@ -10,6 +10,7 @@ writes them, :meth:`LegalPlays.parse_ubgi() <gammon.play.LegalPlays.parse_ubgi>`
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 from .state import GameState
@@ -77,15 +78,17 @@ def parse_info(text: str) -> dict[str, object]:
     return info
 
 
+#: Numbers as engines write them, in ASCII digits only (``int``/``float`` also read ``٣``).
+_INTEGER = re.compile(r"[+-]?[0-9]{1,30}")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]*)?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?")
+
+
 def _number(text: str) -> float | int | str:
-    try:
+    if _INTEGER.fullmatch(text):
         return int(text)
-    except ValueError:
-        pass
-    try:
+    if _DECIMAL.fullmatch(text):
         return float(text)
-    except ValueError:
-        return text
+    return text
 
 
 def format_number(value: float) -> str:
@@ -117,10 +120,9 @@ class Option:
         else:
             text = str(value)
         if self.type in ("spin", "int"):
-            try:
-                number = int(text)
-            except ValueError:
-                raise ValueError(f"option {self.name}: expected an integer, got {text!r}") from None
+            if not _INTEGER.fullmatch(text):
+                raise ValueError(f"option {self.name}: expected an integer, got {text!r}")
+            number = int(text)
             if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
                 raise ValueError(f"option {self.name}: expected {self.min}..{self.max}, got {number}")
         elif self.type in ("check", "bool"):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..players import LEVELS, parse_player, player_names
 from ..cube.context import CubeContext
 from ..errors import GammonError
+from ..notation import whole_number
 from .positions import read_dice, read_state
 
 if TYPE_CHECKING:
@@ -40,10 +41,7 @@ def count(minimum: int = 1, *, even: bool = False) -> Callable[[str], int]:
     expected = f"{'an even' if even else 'a'} whole number >= {minimum}"
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
+        value = whole_number(text)
         if value is None or value < minimum or (even and value % 2):
             raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
         return value

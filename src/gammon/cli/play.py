@@ -18,6 +18,7 @@ from .. import diagram
 from ..dice import SeededDice
 from ..errors import GammonError, IllegalActionError
 from ..match import Match
+from ..notation import whole_number
 from ..players import Player, load_player
 from ..cube.context import CubeContext
 from ..evaluation import Response
@@ -81,8 +82,8 @@ class _Quit(Exception):
     pass
 
 
-_PAIR = re.compile(r"^(\d+|bar)\s+(\d+|off)$")
-_POINT = re.compile(r"^\d+$")
+_PAIR = re.compile(r"^([0-9]{1,2}|bar)\s+([0-9]{1,2}|off)$")
+_POINT = re.compile(r"^[0-9]{1,2}$")
 
 
 class _Session:
@@ -297,7 +298,7 @@ class _Session:
         steps: list[tuple[int, int]] = []
         for token in text.replace(",", " ").split():
             points = token.rstrip("*").replace("*", "").split("/")
-            if len(points) < 2 or not all(re.fullmatch(r"\d+|bar|off", p) for p in points):
+            if len(points) < 2 or not all(re.fullmatch(r"[0-9]{1,2}|bar|off", p) for p in points):
                 return None
             numbers = [_point(p) for p in points]
             steps.extend(zip(numbers, numbers[1:]))
@@ -305,9 +306,10 @@ class _Session:
 
     def choose_numbered(self, text: str) -> None:
         legal = self.match.legal_plays
-        if not text.isdigit() or not 1 <= int(text) <= len(legal):
+        number = whole_number(text, 1, len(legal))
+        if number is None:
             raise IllegalActionError(f"#{text}: choose a play number 1-{len(legal)} (l lists them)")
-        self.finished(self.match.play(legal[int(text) - 1], self.human))
+        self.finished(self.match.play(legal[number - 1], self.human))
 
     def finished(self, play: Play) -> None:
         self.write(f"You play {play}." if play.moves else "You cannot move.")
@@ -391,11 +393,8 @@ def run(match: Match, opponent: Opponent, *, read: Callable[[str], str] = input,
 
 
 def _match_length(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_MATCH_LENGTH:
+    value = whole_number(text, 0, MAX_MATCH_LENGTH)
+    if value is None:
         raise argparse.ArgumentTypeError(f"match length must be 1-{MAX_MATCH_LENGTH}, or 0 for money play: {text!r}")
     return value
 
