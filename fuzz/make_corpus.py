@@ -281,7 +281,7 @@ def match_seeds() -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
     opening = bytes([0x00, 2, 7]) + bytes([0, 200, 0, 0, 0, 0])  # 3-point match; opening roll, dice from the source
     actions += [
         ("issue13-take-0", opening + bytes([2, 0, 0])),
-        ("issue13-move-true-0", opening + bytes([8, 0, 4, 4, 0])),
+        ("issue13-move-true-0", opening + bytes([8, 0, 4, 4, 0, 0])),
         ("issue13-roll-3.5-1", bytes([0x00, 2, 7, 0, 0, 0, 0])),
     ]
     replay = []

@@ -51,7 +51,7 @@ def act(match: Match, reader: _harness.Reader) -> tuple[str, object]:
         dice = reader.choice(ODD_DICE) if odd else reader.choice((None, None, (reader.below(6) + 1, reader.below(6) + 1)))
         got = match.roll(who if odd and reader.byte() & 1 else None, dice=dice)
         if dice is not None:
-            good = isinstance(dice, tuple) and len(dice) == 2 and all(type(d) is int and 1 <= d <= 6 for d in dice)
+            good = isinstance(dice, (tuple, list)) and len(dice) == 2 and all(type(d) is int and 1 <= d <= 6 for d in dice)
             if not good:
                 raise _harness.violation(f"roll(dice={dice!r}) was accepted and rolled {got}")
         return "roll", dice
@@ -65,14 +65,14 @@ def act(match: Match, reader: _harness.Reader) -> tuple[str, object]:
         return "resign", kind
     if op == 8:
         source, target = _a_move(match, reader, odd)
-        match.move(source, target, who if odd else None)
+        match.move(source, target, who if odd and reader.byte() & 1 else None)
         for value in (source, target):
             if type(value) is not int:
                 raise _harness.violation(f"move({source!r}, {target!r}) was accepted")
         return "move", (source, target)
     if op == 11:
         play = _a_play(match, reader, odd)
-        match.play(play, who if odd else None)
+        match.play(play, who if odd and reader.byte() & 1 else None)
         return "play", play
     if op == 12:
         match.new_game()
