@@ -101,6 +101,10 @@ def test_beavers_and_the_cube_limit() -> None:
     assert beaver_refusal(CubeState(2, 0), beavers=True, cube_limit=8) is None
     assert "limit of 4" in beaver_refusal(CubeState(2, 0), beavers=True, cube_limit=4)
     assert within_limit(64, None) and within_limit(4, 4) and not within_limit(8, 4)
+    # No notation carries a cube past 32768: it stops there, limit or not.
+    assert within_limit(32768, None) and not within_limit(65536, None)
+    assert "limit of 32768" in double_refusal(CubeState(32768, 0), 0)
+    assert "limit of 32768" in beaver_refusal(CubeState(16384, 0), beavers=True)
 
 
 # -- scoring --------------------------------------------------------------------------------------
@@ -241,8 +245,9 @@ def test_a_match_scores_as_a_duel_scores_it(seed: int, length: int, crawford: bo
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), jacoby=st.booleans(), beavers=st.booleans(), limit=st.sampled_from([None, 4]))
-def test_money_games_score_as_a_duel_scores_them(seed: int, jacoby: bool, beavers: bool, limit: int | None) -> None:
+# Cube limits keep three games' points within a GameState's score (at most 32767).
+@given(seed=st.integers(0, 2**32 - 1), jacoby=st.booleans(), beavers=st.booleans(), limit=st.sampled_from([4, 64, 1024]))
+def test_money_games_score_as_a_duel_scores_them(seed: int, jacoby: bool, beavers: bool, limit: int) -> None:
     match = Match(0, dice=DiceStream(seed % 1000, seed // 1000), jacoby=jacoby, beavers=beavers, cube_limit=limit)
     _play_out(match, random.Random(seed))
     score = MatchScore(0)

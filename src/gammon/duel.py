@@ -37,7 +37,7 @@ from .dice import DiceSource, DiceStream, ci95
 from .evaluation import Response
 from .players import Player, load_player, parse_player
 from .position import Position
-from .referee import CubeState, MatchScore, dropped_points, opening_roll, points_won
+from .referee import CubeState, MatchScore, beaver_refusal, dropped_points, opening_roll, points_won
 from .state import GameStatus
 from .workers import Workers, available_cores
 
@@ -155,7 +155,9 @@ def _cube_game(first: Player, second: Player, dice: DiceSource, opening: tuple[i
                 response = other.answer_double(board, context)
                 if response is Response.PASS:
                     return CubeGame(sign * dropped_points(cube), cube.value, GameStatus.DROPPED, doubles, turn)
-                cube = cube.after_beaver(1 - seat) if response is Response.BEAVER else cube.after_take(1 - seat)
+                beaver = response is Response.BEAVER and beaver_refusal(
+                    cube, beavers=start.beavers, cube_limit=start.cube_limit) is None
+                cube = cube.after_beaver(1 - seat) if beaver else cube.after_take(1 - seat)  # a beaver not allowed takes
                 context = _seen_by(views[seat], cube, seat)
             d1, d2 = dice.roll()
         child = player.choose_board(board, d1, d2, context)
@@ -475,14 +477,6 @@ def _chunks(pairs: int, size: int) -> Iterator[range]:
         yield range(start, min(pairs, start + size))
 
 
-def _integers(values: list[int]) -> np.ndarray:
-    """``values`` as int64, or as Python ints if a cube war took a cube past 2**62."""
-    try:
-        return np.array(values, np.int64)
-    except OverflowError:
-        return np.array(values, object)
-
-
 def _check(count: int, what: str, seed: int) -> None:
     if count < 2 or count % 2:
         raise ValueError(f"{what} must be an even number >= 2 (each dice sequence is played twice), got {count}")
@@ -549,8 +543,8 @@ def duel(
     results, seconds, workers = _play_pairs(
         a, b, games // 2, workers, _run_cube_pairs, (jacoby, beavers, cube_limit), seed, progress, "game")
     played = [game for pair in results for game in pair]
-    points = _integers([g.points for g in played])
-    cubes = _integers([g.cube for g in played])
+    points = np.array([g.points for g in played], np.int64)  # the referee keeps the cube within 2**15
+    cubes = np.array([g.cube for g in played], np.int64)
     extra: dict[str, object] = {
         "doubles": sum(g.doubles for g in played),
         "passes": sum(g.ended == GameStatus.DROPPED for g in played),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -48,6 +49,7 @@ from .referee import (
     double_refusal,
     dropped_points,
     opening_roll,
+    opening_winner,
     points_won,
 )
 from .state import GameState, GameStatus, Resignation
@@ -410,11 +412,15 @@ class Match:
         (at the opening roll: white's die, black's die).
         """
         g = self._game
+        _side(color, "roll")
+        if dice is not None:
+            dice = _given_dice(dice)
         if g.status == GameStatus.NONE:
-            if dice is not None and (len(dice) != 2 or dice[0] == dice[1]):
-                raise IllegalActionError(f"an opening roll is two different dice, got {dice!r}")
-            white, black = (int(d) for d in (opening_roll(self.dice) if dice is None else dice))
-            winner = Color.WHITE if white > black else Color.BLACK
+            white, black = opening_roll(self.dice) if dice is None else dice
+            won = opening_winner(white, black)
+            if won is None:
+                raise IllegalActionError(f"an opening roll is two different dice, got {white}-{black}")
+            winner = Color.WHITE if won == 0 else Color.BLACK
             opening = (max(white, black), min(white, black))
             self._opening(winner, opening)
             return opening
@@ -520,7 +526,7 @@ class Match:
         """
         self._require_rolled(color)
         g = self._game
-        if not (isinstance(source, int) and isinstance(target, int) and 1 <= source <= BAR and OFF <= target < source):
+        if not (_whole(source) and _whole(target) and 1 <= source <= BAR and OFF <= target < source):
             raise InvalidMoveError(f"{source}/{target}: a checker moves from a point 1-24 or the bar (25) "
                                    "down to a lower point or off (0)")
         done = self.pending_moves
@@ -594,6 +600,8 @@ class Match:
         legal = self.legal_plays
         if isinstance(play, str):
             played = legal.find(play)
+        elif not isinstance(play, Play):
+            raise IllegalPlayError(f"a play is a Play or its text, such as '8/5 6/5'; got {play!r}")
         else:
             legal.index(play)
             played = Play(tuple(_replayed(self._game.position.array(), play.moves)))
@@ -631,7 +639,10 @@ class Match:
         elif kind == ActionKind.OPENING_ROLL:
             if self._game.status != GameStatus.NONE or action.dice is None or color is None:
                 raise IllegalActionError(f"{action}: not the start of a game")
-            self._opening(color, action.dice)
+            dice = _given_dice(action.dice)
+            if opening_winner(*dice) != 0:
+                raise IllegalActionError(f"{action}: an opening roll is the winner's die, then the lower loser's")
+            self._opening(_side(color, "roll"), dice)
         elif kind == ActionKind.ROLL:
             self.roll(color, action.dice)
         elif kind == ActionKind.PLAY:
@@ -646,6 +657,7 @@ class Match:
     # -- rules ----------------------------------------------------------------------------------
     def _require(self, color: Color | None, what: str, turn: bool = False) -> Color:
         """The side acting; raises unless the game is on and it is that side's action."""
+        _side(color, what)
         g = self._game
         if g.over:
             raise IllegalActionError(f"cannot {what}: the game is over ({g.result or g.status.name.lower()})")
@@ -694,6 +706,24 @@ def _replayed(board: np.ndarray, moves: Iterable[Move]) -> list[Move]:
 def _win_kind(position: Position, winner: Color) -> WinKind:
     board = position.array() if position.turn == winner else position.flip().array()
     return WinKind(movegen.win_kind(board))
+
+
+def _side(color: object, what: str) -> Color | None:
+    """``color`` when it names a side (or is None: whichever side acts)."""
+    if color is None or isinstance(color, Color):
+        return color
+    raise IllegalActionError(f"cannot {what}: a side is Color.WHITE or Color.BLACK, not {color!r}")
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _given_dice(dice: object) -> tuple[int, int]:
+    """Dice handed to :meth:`Match.roll` (or recorded): two whole numbers 1-6."""
+    if isinstance(dice, (tuple, list)) and len(dice) == 2 and all(_whole(d) and 1 <= d <= 6 for d in dice):
+        return int(dice[0]), int(dice[1])
+    raise IllegalActionError(f"dice are two numbers 1-6, such as (3, 1); got {dice!r}")
 
 
 def _name(color: Color) -> str:

@@ -22,6 +22,7 @@ import enum
 from dataclasses import dataclass
 
 from .dice import DiceSource
+from .notation import MAX_CUBE
 
 __all__ = [
     "CubeState",
@@ -31,6 +32,7 @@ __all__ = [
     "double_refusal",
     "dropped_points",
     "opening_roll",
+    "opening_winner",
     "points_won",
     "within_limit",
 ]
@@ -45,14 +47,19 @@ class WinKind(enum.IntEnum):
 
 
 # -- the opening roll ---------------------------------------------------------------------------
-def opening_roll(dice: DiceSource) -> tuple[int, int]:
-    """The opening roll: the first side's die, then the second's, rolled again while they tie.
+def opening_winner(first: int, second: int) -> int | None:
+    """Whose opening die is higher: 0 the first side's, 1 the second's, None for a tie (rolled again).
 
-    The side with the higher die moves first and plays both dice (5-2: the first side plays 5-2).
+    The winner moves first and plays both dice (5-2: the side that rolled the 5 plays 5-2).
     """
+    return None if first == second else (0 if first > second else 1)
+
+
+def opening_roll(dice: DiceSource) -> tuple[int, int]:
+    """The opening roll: the first side's die, then the second's, rolled again while they tie."""
     while True:
         first, second = dice.roll_one(), dice.roll_one()
-        if first != second:
+        if opening_winner(first, second) is not None:
             return first, second
 
 
@@ -78,8 +85,9 @@ class CubeState:
 
 
 def within_limit(value: int, cube_limit: int | None) -> bool:
-    """Whether a cube may reach ``value`` under a money game's cube limit (None: no limit)."""
-    return cube_limit is None or value <= cube_limit
+    """Whether a cube may reach ``value``: at most a money game's cube limit, and never past
+    :data:`~gammon.notation.MAX_CUBE` (32768, the largest cube a notation can carry)."""
+    return value <= (MAX_CUBE if cube_limit is None else min(cube_limit, MAX_CUBE))
 
 
 def double_refusal(
@@ -89,7 +97,8 @@ def double_refusal(
     """Why ``side`` may not double now, in words, or None when it may.
 
     A 1-point match has no cube; the Crawford game is played without it; only the owner of a
-    turned cube may redouble; a money game's cube limit caps it. (Whether doubling is *useful*,
+    turned cube may redouble; a money game's cube limit, and :data:`~gammon.notation.MAX_CUBE`,
+    cap it. (Whether doubling is *useful*,
     a dead cube at the end of a match, is the cube context's judgement, not a rule.)
     ``side`` None asks about a side with access to the cube.
     """
@@ -100,7 +109,7 @@ def double_refusal(
     if side is not None and cube.owner is not None and cube.owner != side:
         return "its opponent owns the cube"
     if not within_limit(2 * cube.value, cube_limit):
-        return f"the cube is at its limit of {cube_limit}"
+        return f"the cube is at its limit of {cube_limit or MAX_CUBE}"
     return None
 
 
@@ -112,7 +121,7 @@ def beaver_refusal(cube: CubeState, *, beavers: bool, cube_limit: int | None = N
     if not beavers:
         return "beavers are not allowed: the beavers option is off"
     if not within_limit(4 * cube.value, cube_limit):
-        return f"a beaver would take the cube above its limit of {cube_limit}"
+        return f"a beaver would take the cube above its limit of {cube_limit or MAX_CUBE}"
     return None
 
 
