@@ -13,6 +13,7 @@ from gammon.cube.context import CubeContext, Owner
 from gammon.dice import DiceSource, DiceStream, FixedDice, ci95
 from gammon.dice import streams
 from gammon.duel import match_context
+from gammon.errors import IllegalActionError
 from gammon.match import GameResult, Match
 from gammon.position import Color
 from gammon.referee import (
@@ -23,6 +24,7 @@ from gammon.referee import (
     double_refusal,
     dropped_points,
     opening_roll,
+    opening_winner,
     points_won,
     within_limit,
 )
@@ -34,6 +36,15 @@ def test_opening_roll_rerolls_ties_first_side_first() -> None:
     dice = FixedDice([(4, 4), (2, 2), (3, 5), (6, 1)])
     assert opening_roll(dice) == (3, 5)
     assert opening_roll(dice) == (6, 1)
+
+
+def test_the_higher_opening_die_wins_and_a_recorded_opening_says_so() -> None:
+    assert (opening_winner(5, 2), opening_winner(2, 5), opening_winner(4, 4)) == (0, 1, None)
+    with pytest.raises(IllegalActionError, match="two different dice"):
+        Match(3).roll(dice=(4, 4))
+    for line in ("black opening 5-5", "white opening 1-6"):  # a tie, or the loser's die first
+        with pytest.raises(IllegalActionError, match="opening"):
+            Match.replay([line], GameState(match_length=3, status=GameStatus.NONE))
 
 
 def test_a_dice_stream_is_a_dice_source_read_one_die_at_a_time() -> None:
