@@ -8,44 +8,27 @@ gammon's quickest player at 1 ply at most, and no player name starts a process.
 
 from __future__ import annotations
 
-import importlib
 from unittest import mock
 
 import _harness
 
+from gammon.engine_server import backends, server
 from gammon.errors import GammonError
 
 
-def server_module():  # noqa: ANN201
-    """The engine server's module, wherever the restructuring has put it."""
-    for name in ("gammon.engine_server.server", "gammon.protocol.server"):
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            continue
-    raise ImportError("no engine server module: neither gammon.engine_server nor gammon.protocol.server")
-
-
-def _quick_backend(module):  # noqa: ANN001, ANN202
-    parse_player = module.parse_player
-    backends = importlib.import_module(module.__name__.rsplit(".", 1)[0] + ".backends")
-
-    def backend_for(name: str, ply: int):  # noqa: ANN202
-        parse_player(name)  # a bad name is still refused as the server refuses it
-        return backends.standby_backend()
-
-    return backend_for
+def backend_for(name: str, ply: int) -> backends.Backend:
+    """gammon's quickest player for every search; a bad name is still refused as the server refuses it."""
+    server.parse_player(name)
+    return backends.standby_backend()
 
 
 def fuzz_one_input(data: bytes) -> None:
-    server = server_module()
-    engine = server.UbgiEngine
     shallow = property(lambda self: min(int(self.values["Ply"]), 1))
     thread_errors = _harness.unhandled_thread_errors()
     try:
         with (
-            mock.patch.object(server, "backend_for", _quick_backend(server)),
-            mock.patch.object(engine, "ply", shallow),
+            mock.patch.object(server, "backend_for", backend_for),
+            mock.patch.object(server.UbgiEngine, "ply", shallow),
             _harness.captured_stdio(data) as captured,
         ):
             status = server.serve("pubeval")
