@@ -152,8 +152,12 @@ def test_a_finished_match_keeps_its_final_score() -> None:
     assert GameState.from_gnubg_id(state.gnubg_id()) == state
     _invalid("score", score=(5, 13), match_length=7, cube=2, cube_owner=Color.BLACK, status=GameStatus.OVER)
     _invalid("score", score=(7, 7), match_length=7, status=GameStatus.OVER)
-    _invalid("score", score=(MAX_SCORE + 1, 0))
     _invalid("score", score=(-1, 0))
+    # A money session's score has no top; the Match ID, which keeps it in 15 bits, refuses it.
+    session = GameState(score=(MAX_SCORE + 1, 0))
+    with pytest.raises(NotationError, match="score"):
+        session.gnubg_id()
+    assert GameState.from_bpn(session.bpn()) == session
 
 
 def test_what_gnu_backgammon_writes_at_a_game_over_reads() -> None:

@@ -73,7 +73,7 @@ class GameState:
 
     Every limit is checked here, where a state is made, so no state is accepted that fails
     later: a cube of at most :data:`~gammon.notation.MAX_CUBE` (2**15), scores of at most
-    :data:`MAX_SCORE` and, while a game is played, below the match length; 15 checkers a side
+    :data:`MAX_SCORE` in a match and, while a game is played, below its length; 15 checkers a side
     and a game not already won. A position where one side has borne off all 15 is a finished
     game (status OVER, nothing left to roll, double or resign); one where both sides have no
     checkers is no game at all.
@@ -132,9 +132,13 @@ class GameState:
         if not _whole(self.match_length) or not 0 <= self.match_length <= MAX_MATCH_LENGTH:
             raise _invalid("match_length", f"match length must be 0 (money) to {MAX_MATCH_LENGTH}, got {self.match_length!r}")
         object.__setattr__(self, "match_length", int(self.match_length))
+        # A money session's score is unbounded (the Match ID writer refuses what its 15 bits
+        # cannot carry); a match's stays within what a Match ID can say.
+        top = MAX_SCORE if self.match_length else None
         if (not isinstance(self.score, (tuple, list)) or len(self.score) != 2
-                or not all(_whole(s) and 0 <= s <= MAX_SCORE for s in self.score)):
-            raise _invalid("score", f"score must be two counts 0 to {MAX_SCORE}, got {self.score!r}")
+                or not all(_whole(s) and 0 <= s and (top is None or s <= top) for s in self.score)):
+            limit = f"0 to {MAX_SCORE}" if top is not None else "of at least 0"
+            raise _invalid("score", f"score must be two counts {limit}, got {self.score!r}")
         object.__setattr__(self, "score", (int(self.score[0]), int(self.score[1])))
         self._check_score()
         self._check_finished(winner)

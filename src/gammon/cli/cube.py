@@ -13,7 +13,7 @@ from ..bots import Bot
 from ..players import DEFAULT_HINT_PLAYER, Player, cube_hint, load_player
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision
-from ..cube.met import MatchEquityTable
+from ..cube.met import MatchEquityError, MatchEquityTable
 from ..errors import GammonError
 from ..state import GameState
 from . import batch
@@ -56,10 +56,17 @@ def read_met(text: str) -> MatchEquityTable:
         from ..cube.construct import construct_met
 
         return construct_met()
+    path = Path(text)
     try:
-        return MatchEquityTable.from_json(Path(text).read_text(), name=Path(text).stem)
+        if path.exists() and not path.is_file():
+            raise CubeInputError(f"--met {text!r}: not a regular file")
+        content = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as error:
         raise CubeInputError(f"--met {text!r}: not kazaross-xg2, gammon or a readable file ({error.strerror})") from None
+    try:
+        return MatchEquityTable.from_json(content, name=path.stem)
+    except MatchEquityError as error:
+        raise CubeInputError(f"--met {text!r}: {error}") from None
 
 
 def decision_for(state: GameState, player: Player, met: MatchEquityTable | None = None) -> tuple[CubeContext, CubeDecision]:

@@ -74,12 +74,20 @@ class MatchEquityTable:
         """Read the JSON layout of ``met_kazaross_xg2.json`` (``pre_crawford``/``post_crawford``)."""
         try:
             data = json.loads(text)
-            pre = data["pre_crawford"]["table"]
-            post = data["post_crawford"]["table"]["both"]
-        except (ValueError, KeyError, TypeError) as error:
-            raise MatchEquityError(f"not a match equity table: {error}") from None
-        return cls(name or data.get("name", "unnamed"), np.array(pre, np.float64), np.array(post, np.float64),
-                   data.get("notice", ""))
+        except (ValueError, RecursionError) as error:
+            raise MatchEquityError(f"not a match equity table: not JSON ({_first_line(error)})") from None
+        try:
+            pre = np.array(data["pre_crawford"]["table"], np.float64)
+            post = np.array(data["post_crawford"]["table"]["both"], np.float64)
+        except (KeyError, TypeError, IndexError):
+            raise MatchEquityError("not a match equity table: expected {\"pre_crawford\": {\"table\": [[MWC, ...], ...]}, "
+                                   "\"post_crawford\": {\"table\": {\"both\": [MWC, ...]}}}") from None
+        except (ValueError, RecursionError) as error:  # ragged rows, text where a number belongs
+            raise MatchEquityError(f"not a match equity table: its tables must be rows of numbers ({_first_line(error)})") from None
+        label, notice = data.get("name", "unnamed"), data.get("notice", "")
+        if not isinstance(label, str) or not isinstance(notice, str):
+            raise MatchEquityError("not a match equity table: its name and notice must be text")
+        return cls(name or label, pre, post, notice)
 
     def to_json(self) -> str:
         return json.dumps({
@@ -130,6 +138,10 @@ class MatchEquityTable:
 def _kazaross() -> MatchEquityTable:
     text = resources.files("gammon").joinpath("data/met_kazaross_xg2.json").read_text()
     return MatchEquityTable.from_json(text)
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
 
 
 def mwc_to_equity(mwc: float | np.ndarray, win: float, lose: float) -> float | np.ndarray:
