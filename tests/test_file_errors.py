@@ -185,6 +185,24 @@ def test_a_checksummed_table_with_impossible_fields_is_a_table_error(tmp_path: P
             onesided.OneSidedTable(path)
 
 
+def test_a_checksummed_table_whose_index_points_outside_its_data_is_refused(tmp_path: Path) -> None:
+    from gammon.bearoff.storage import write_table
+
+    path = tmp_path / "t.bearoff"
+    onesided.build(path, 3, 3)
+    table = read_table(path, Kind.ONESIDED)
+    sections = {name: np.array(table[name]) for name in ("start", "length", "offset", "rolls_sum", "data")}
+    header = table.header
+    del table
+    longest = int(np.argmax(sections["length"].reshape(-1, 2)[:, 0]))  # rolls past the limit from 63
+    for name, row, value in (("offset", 1, 10**6), ("start", longest, 63), ("length", 1, 255)):
+        damaged = {key: array.copy() for key, array in sections.items()}
+        damaged[name].reshape(-1, 2)[row, 0] = value  # checksummed, so only the bounds can tell
+        write_table(path, header, damaged)
+        with pytest.raises(BearoffTableError, match="outside the data"):
+            onesided.OneSidedTable(path)
+
+
 # -- the command ----------------------------------------------------------------------------
 def _gammon(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     from gammon.cli import main

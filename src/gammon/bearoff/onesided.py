@@ -181,6 +181,12 @@ class OneSidedTable:
         last = int(self.offset[-1, 1]) + int(self.length[-1, 1])
         if last != self.data.size or int(self.start.max(initial=0)) >= ROLL_LIMIT:
             raise BearoffTableError(f"{path}: index and data sections disagree")
+        # Every entry's slice must lie inside the data and its rolls below the limit: the
+        # compiled lookups index without bounds checks, so a damaged index is refused here.
+        offset, length, start = (np.asarray(a, np.int64) for a in (self.offset, self.length, self.start))
+        if ((offset < 0).any() or (length < 0).any() or (start < 0).any()
+                or (offset + length > self.data.size).any() or (start + length > ROLL_LIMIT).any()):
+            raise BearoffTableError(f"{path}: an index entry points outside the data section; rebuild the table")
 
     # -- lookups ------------------------------------------------------------------------
     def index(self, counts: Sequence[int]) -> int:
