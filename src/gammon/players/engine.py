@@ -154,13 +154,12 @@ class EnginePlayer:
     def cube_decision(self, board: np.ndarray, context: CubeContext) -> CubeDecision:
         """The engine's cube decision with its equities (no double, double/take, double/pass),
         for engines whose cube answer reports them (gammon's engine, GNU Backgammon)."""
-        info = self.engine.cube(state_of(board, context)).info
-        try:
-            nd, dt, dp = (float(info[key]) for key in ("nd", "dt", "dp"))
-        except (KeyError, TypeError, ValueError):
+        answer = self.engine.cube(state_of(board, context))
+        equities = (answer.no_double, answer.double_take, answer.double_pass)
+        if any(value is None for value in equities):
             raise UnsupportedFeatureError(
-                "unsupported_feature", f"{self.name} gives no cube equities (nd, dt, dp) with its cube answer") from None
-        return CubeDecision.from_equities(nd, dt, dp, available=context.can_double,
+                "unsupported_feature", f"{self.name} gives no cube equities (nd, dt, dp) with its cube answer")
+        return CubeDecision.from_equities(*equities, available=context.can_double,  # type: ignore[arg-type]
                                           redouble=context.owner is Owner.ME)
 
     def hints(self, position: Position | GameState, d1: int, d2: int) -> list[Hint]:
