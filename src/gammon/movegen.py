@@ -21,6 +21,8 @@ import threading
 import numpy as np
 from numba import njit
 
+from .position import flip_into as _flip
+
 BOARD_SIZE = 26
 OWN_BAR = 25
 OPPONENT_BAR = 0
@@ -472,12 +474,9 @@ def win_kind(board):
     return 2
 
 
-@njit(cache=True)
-def flip_into(board, out):
-    """Write ``board`` seen from the other side into ``out``: the one place where perspective
-    flips (the mover's 24-point is the opponent's 1-point, and the bars change places)."""
-    for i in range(BOARD_SIZE):
-        out[i] = -board[25 - i]
+#: ``board`` seen from the other side, written into ``out``: :func:`gammon.position.flip_into`
+#: (the one implementation of the flip) compiled for kernel boards.
+flip_into = njit(cache=True)(_flip)
 
 
 @njit(cache=True)

@@ -48,6 +48,16 @@ class PositionClass(enum.Enum):
     CONTACT = "contact"  #: checkers can still be hit
 
 
+def flip_into(board: Sequence[int], out) -> None:  # noqa: ANN001 - a list or a numpy array
+    """Write ``board`` (26 counts) seen from the other side into ``out``: the one place where
+    perspective flips (the mover's 24-point is the opponent's 1-point, and the bars change
+    places). Plain Python for the value type; :mod:`gammon.movegen` compiles this same
+    function for kernel boards.
+    """
+    for i in range(26):
+        out[i] = -board[25 - i]
+
+
 @functools.cache
 def _classes() -> dict[int, PositionClass]:
     from . import movegen
@@ -199,7 +209,9 @@ class Position:
     # -- views and plays ----------------------------------------------------------------
     def flip(self) -> Position:
         """The same checkers with the other side to act (the board seen from the other side)."""
-        return Position(tuple(-self._board[25 - i] for i in range(26)), self._turn.other)
+        flipped = [0] * 26
+        flip_into(self._board, flipped)
+        return Position(tuple(flipped), self._turn.other)
 
     def legal_plays(self, d1: int, d2: int) -> LegalPlays:
         """The legal plays for the roll ``d1``-``d2``: lazy, sized, supports ``in``."""
