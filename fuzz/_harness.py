@@ -229,8 +229,27 @@ def unhandled_thread_errors() -> Callable[[], list[str]]:
 
 
 # -- runners ---------------------------------------------------------------------------------------
+#: How long the first pass over a target's seeds may take per input: it compiles the kernels
+#: the target reaches (numba, cold cache on a fresh machine), which is slow, not a hang.
+WARM_UP_SECONDS = 600.0
+_warm: set[str] = set()
+
+
+def warm_up(name: str, module: ModuleType) -> None:
+    """Run every seed once with a generous deadline, so compiling is never taken for a hang."""
+    if name in _warm:
+        return
+    _warm.add(name)
+    for _, data in corpus(name):
+        try:
+            check(name, module, data, WARM_UP_SECONDS)
+        except Failure:
+            pass  # reported by the run that follows, under its own deadline
+
+
 def run_corpus(name: str, seconds: float = HANG_SECONDS) -> list[Failure]:
     module = load(name)
+    warm_up(name, module)
     failures = []
     for _, data in corpus(name):
         try:
@@ -287,6 +306,7 @@ def run_hypothesis(
     from hypothesis import HealthCheck, Phase, given, settings
 
     module = load(name)
+    warm_up(name, module)
 
     @settings(
         max_examples=examples,

@@ -19,6 +19,8 @@ import _harness  # noqa: E402
 
 #: Hypothesis inputs per target in CI; the whole file stays well under a minute on one core.
 EXAMPLES = 200
+#: A hang guard, not a speed check: an input may take this long on a loaded machine.
+HANG_GUARD_SECONDS = 120.0
 TARGETS = _harness.names()
 
 
@@ -30,11 +32,11 @@ def test_every_target_has_seeds() -> None:
 @pytest.mark.usefixtures("bearoff_cache")
 @pytest.mark.parametrize("name", TARGETS)
 def test_seed_corpus(name: str) -> None:
-    failures = _harness.run_corpus(name)
+    failures = _harness.run_corpus(name, HANG_GUARD_SECONDS)
     assert not failures, "\n\n".join(str(f) for f in failures)
 
 
 @pytest.mark.usefixtures("bearoff_cache")
 @pytest.mark.parametrize("name", TARGETS)
 def test_fuzz(name: str) -> None:
-    _harness.run_hypothesis(name, EXAMPLES, derandomize=True, shrink=False)  # shrinking is for fuzz/run.py
+    _harness.run_hypothesis(name, EXAMPLES, derandomize=True, shrink=False, seconds=HANG_GUARD_SECONDS)  # shrinking is for fuzz/run.py
