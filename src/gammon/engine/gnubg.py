@@ -464,13 +464,7 @@ async def popen_gnubg(command: str | Sequence[str] | None = None, *, ply: int = 
         transport = await LineTransport.popen(argv, name="GNU Backgammon", stderr=subprocess.STDOUT, env=env)
     except EngineError as error:
         raise EngineError(f"{NOT_FOUND} ({error})" if command is None else str(error)) from None
-    protocol = GnubgProtocol(transport, ply=ply, timeout=timeout)
-    try:
-        await protocol.initialize()
-    except BaseException:
-        await protocol.kill()
-        raise
-    return protocol
+    return await GnubgProtocol(transport, ply=ply, timeout=timeout).started()  # type: ignore[return-value]
 
 
 class GnubgEngine(SimpleEngine):

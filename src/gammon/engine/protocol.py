@@ -111,6 +111,15 @@ class EngineProtocol:
     async def kill(self) -> None:
         await self.transport.kill()
 
+    async def started(self) -> EngineProtocol:
+        """This protocol once its engine has answered the handshake; the process is killed if not."""
+        try:
+            await self.initialize()
+        except BaseException:
+            await self.kill()
+            raise
+        return self
+
 
 class UbgiProtocol(EngineProtocol):
     """A running UBGI engine; made by :func:`popen_ubgi`. ``dialect`` is ``"0.1"``
@@ -336,10 +345,4 @@ async def popen_ubgi(command: str | Sequence[str], *, timeout: float = DEFAULT_T
     (``stderr``, ``env``, ``cwd``).
     """
     transport = await LineTransport.popen(command, **popen_args)  # type: ignore[arg-type]
-    protocol = UbgiProtocol(transport, timeout)
-    try:
-        await protocol.initialize()
-    except BaseException:
-        await protocol.kill()
-        raise
-    return protocol
+    return await UbgiProtocol(transport, timeout).started()  # type: ignore[return-value]
