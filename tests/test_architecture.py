@@ -18,7 +18,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gammon"
 
 CORE = {"errors", "movegen", "position", "play", "state", "notation", "dice", "diagram", "evaluation", "ubgi",
-        "workers", "data", "lines"}
+        "workers", "data", "lines", "svg"}
 
 #: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.
 LAYERS = {
@@ -28,6 +28,7 @@ LAYERS = {
     "cube": 2,
     "bearoff": 2,
     "gammon": 3,  # the package's own __init__: the public API of the core and the match
+    "record": 3,  # match records (.mat, SGF), replayed through the match
     "bots": 4,
     "nn": 5,
     "players": 6,
@@ -35,6 +36,8 @@ LAYERS = {
     "train": 7,
     "engine_server": 7,
     "conformance": 7,
+    "analysis": 7,
+    "server": 7,
     "cli": 8,
     "__main__": 9,
 }
