@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 
+def _rebuilt(cls: type[BaseException], args: tuple) -> BaseException:
+    """An error of class ``cls`` with ``args``, made without calling its ``__init__`` (whose
+    parameters may differ from ``args``); :meth:`GammonError.__reduce__` then restores its fields."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    return error
+
+
 class GammonError(Exception):
-    """Base class of every error gammon raises on purpose."""
+    """Base class of every error gammon raises on purpose.
+
+    Every one survives pickling, whatever its ``__init__`` takes, so an error raised in a
+    worker process (a duel's, a trainer's) reaches the parent as itself: pickle's default
+    calls ``cls(*args)``, which fails for a class built from fields (``EngineCommandError``).
+    """
+
+    def __reduce__(self) -> tuple:
+        return (_rebuilt, (type(self), self.args), self.__dict__ or None)
 
 
 class InvalidPositionError(GammonError, ValueError):
@@ -67,6 +83,7 @@ class TableFolderError(BearoffTableError):
     def __init__(self, folder: object, reason: str, advice: str = "use a writable folder") -> None:
         self.folder = folder
         self.reason = reason
+        self.advice = advice
         super().__init__(f"{folder}: cannot write bear-off tables there ({reason}); {advice}")
 
 
