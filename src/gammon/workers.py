@@ -18,7 +18,7 @@ import itertools
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 __all__ = ["Workers", "available_cores"]
@@ -80,6 +80,17 @@ class Workers:
             return [kernel(lo, hi)]
         cuts = [lo + (hi - lo) * k // parts for k in range(parts + 1)]
         return self.map(_Span(kernel), itertools.pairwise(cuts))
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future:
+        """``function(*args)`` on a worker, as a future that a server's event loop can await
+        (``asyncio.wrap_future``) while it goes on serving; one worker runs it in a thread."""
+        future: Future = Future()
+        if self._processes is not None:
+            self._processes.apply_async(function, args, callback=future.set_result, error_callback=future.set_exception)
+            return future
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(1)
+        return self._threads.submit(function, *args)
 
     def close(self) -> None:
         if self._processes is not None:

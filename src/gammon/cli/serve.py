@@ -1,0 +1,138 @@
+"""``gammon serve``: the game server; ``gammon verify-dice``: check a match's dice against its seed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from ..errors import GammonError
+
+
+class VerifyInputError(GammonError, ValueError):
+    """A match file or address that does not give a finished match's JSON."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    serve = subparsers.add_parser(
+        "serve",
+        help="run the game server: accounts, matches, bots, ratings",
+        description="Serve the JSON API (OpenAPI at /api/openapi.json) on HOST:PORT. With no --db, a SQLite "
+        "file in your data folder; PostgreSQL by URL (postgresql+psycopg://USER@HOST/DB). Migrations are "
+        "applied on start. Several servers may share one PostgreSQL database; give them --redis so each "
+        "hears of moves made on the others at once.",
+    )
+    serve.add_argument("--db", metavar="URL", help="database URL (default: SQLite in the user data folder)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--redis", metavar="URL", help="Redis for events between servers, e.g. redis://127.0.0.1:6379")
+    serve.add_argument("--bot", action="append", default=[], metavar="PLAYER",
+                       help="offer an external engine as a bot too (gnubg:0, ubgi:CMD); repeatable")
+    serve.add_argument("--bot-workers", type=int, metavar="N", help="processes thinking for bots (default: cores, at most 2)")
+    serve.add_argument("--migrate-only", action="store_true", help="bring the database's schema up to date and exit")
+    serve.set_defaults(handler=_serve)
+
+    verify = subparsers.add_parser(
+        "verify-dice",
+        help="recompute every roll of a finished match from its revealed seed",
+        description="Read a match as GET /api/matches/ID gives it (a file, or --url) and check that the seed's "
+        "SHA-256 is the commitment shown from the start and that every roll follows from the seed.",
+    )
+    verify.add_argument("file", metavar="MATCHFILE", nargs="?", help="the match's JSON")
+    verify.add_argument("--url", help="the match's address, e.g. http://127.0.0.1:8000/api/matches/7")
+    verify.set_defaults(handler=_verify)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from ..players import parse_player
+    from ..server.app import ServerConfig, create_app
+    from ..server.database import migrate, open_engine
+
+    if not 0 < args.port < 65536:
+        print(f"gammon serve: --port: expected 1-65535, got {args.port}", file=sys.stderr)
+        return 2
+    if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
+        print(f"gammon serve: --bot-workers: expected 1-64, got {args.bot_workers}", file=sys.stderr)
+        return 2
+    external = tuple(str(parse_player(name)) for name in args.bot)
+    engine = open_engine(args.db)
+    try:
+        migrate(engine)
+    except Exception as error:  # a database that does not answer: say so, no traceback
+        print(f"gammon serve: cannot open the database {engine.url.render_as_string(hide_password=True)}: "
+              f"{str(error).splitlines()[0]}", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+    if args.migrate_only:
+        print(f"gammon serve: the database {engine.url.render_as_string(hide_password=True)} is up to date")
+        return 0
+    import uvicorn
+
+    config = ServerConfig(db_url=args.db, redis_url=args.redis, bot_workers=args.bot_workers, external_bots=external,
+                          migrate=False)
+    print(f"gammon serve: http://{args.host}:{args.port}/ (database {engine.url.render_as_string(hide_password=True)})",
+          flush=True)
+    try:
+        uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+    except SystemExit as exit_:
+        return int(exit_.code or 1)
+    return 0
+
+
+def _read(args: argparse.Namespace) -> dict[str, Any]:
+    if (args.file is None) == (args.url is None):
+        raise VerifyInputError("give MATCHFILE or --url, one of them")
+    try:
+        if args.url is not None:
+            with urllib.request.urlopen(args.url, timeout=30) as response:
+                text = response.read(50_000_000).decode("utf-8")
+        else:
+            text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, urllib.error.URLError, UnicodeDecodeError, ValueError) as error:
+        raise VerifyInputError(f"cannot read {args.url or args.file}: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise VerifyInputError(f"{args.url or args.file}: not JSON ({error})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("dice_proof"), dict) or \
+            not isinstance(data.get("history"), list):
+        raise VerifyInputError(f"{args.url or args.file}: expected a match as GET /api/matches/ID gives it "
+                               "(with dice_proof and history)")
+    return data
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from ..server.dice import DiceProofError, ProvenRoll, verify_rolls
+
+    data = _read(args)
+    proof = data["dice_proof"]
+    if not proof.get("seed"):
+        print(f"gammon verify-dice: match {data.get('id')} is {data.get('status')}: its seed is revealed when it ends",
+              file=sys.stderr)
+        return 1
+    rolls = []
+    for event in data["history"]:
+        if not isinstance(event, dict) or event.get("kind") not in ("opening", "roll"):
+            continue
+        info = event.get("data") or {}
+        try:
+            numbers = tuple(int(n) for n in info["numbers"])
+            if event["kind"] == "opening":
+                dice = (int(info["white_die"]), int(info["black_die"]))
+            else:
+                dice = tuple(int(d) for d in info["dice"])
+        except (KeyError, TypeError, ValueError):
+            raise VerifyInputError(f"event {event.get('seq')}: expected numbers and dice in its data") from None
+        rolls.append(ProvenRoll(numbers, dice, event["kind"] == "opening"))
+    try:
+        checked = verify_rolls(str(proof["seed"]), str(proof.get("commitment")), rolls)
+    except DiceProofError as error:
+        print(f"gammon verify-dice: match {data.get('id')}: FAILED: {error}", file=sys.stderr)
+        return 1
+    print(f"match {data.get('id')}: {checked} rolls checked against seed SHA-256 {proof.get('commitment')}: all follow from the seed")
+    return 0

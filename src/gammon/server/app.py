@@ -1,0 +1,449 @@
+"""The HTTP and WebSocket API of ``gammon serve`` (FastAPI; the contract is in docs/server.md).
+
+Handlers that touch the database are plain functions, which FastAPI runs in its thread
+pool, so the event loop only ever waits; every action is one transaction (see
+:mod:`gammon.server.games`). Errors are answered as ``{"detail": "..."}`` with the status of
+their :class:`~gammon.server.errors.ServerError` class; a malformed body gets 422 naming the field.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session as DbSession
+
+from ..workers import Workers, available_cores
+from . import accounts, games
+from .bots import BOT_PREFIX, DEFAULT_BOTS, BotDriver, Turn, check_bot
+from .database import migrate, open_engine, session_factory
+from .errors import Conflict, NotFound, ServerError, Unprocessable
+from .models import Event, MatchRow, RatingChange, User, utcnow
+from .notify import Notifier
+from ..players.decisions import Decision
+
+log = logging.getLogger("gammon.server")
+COOKIE = "gammon_session"
+SWEEP_SECONDS = 2.0
+
+
+@dataclass
+class ServerConfig:
+    """How a server runs: its database, Redis for several instances, the bots it offers."""
+
+    db_url: str | None = None
+    redis_url: str | None = None
+    bot_workers: int | None = None  #: processes thinking for bots (default: every core)
+    external_bots: tuple[str, ...] = ()  #: gnubg:N and ubgi:CMD players the operator offers
+    migrate: bool = True
+
+
+# -- request bodies -----------------------------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Credentials(_Body):
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+
+
+class PasswordChange(_Body):
+    old: str = Field(max_length=1024)
+    new: str = Field(max_length=1024)
+
+
+class Options(_Body):
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    hints: bool = False
+    cube_hints: bool = False
+    verbose: bool = False
+
+
+class NewMatch(_Body):
+    opponent: str = Field(max_length=300)
+    length: int = Field(ge=0, le=games.MAX_LENGTH)
+    options: Options = Field(default_factory=Options)
+
+
+class ActionBody(_Body):
+    action: Literal["roll", "play", "double", "take", "drop", "beaver", "resign", "accept", "reject"]
+    play: str | None = Field(default=None, max_length=200)
+    value: int | None = Field(default=None, ge=1, le=3)
+    version: int | None = None
+
+
+class Token(BaseModel):
+    token: str
+
+
+# -- the application ----------------------------------------------------------------------------
+@dataclass
+class Server:
+    """What the handlers share: the database, the notifier, the bots' pool and driver."""
+
+    config: ServerConfig
+    engine: Any = None
+    sessions: Any = None
+    notifier: Notifier | None = None
+    workers: Workers | None = None
+    driver: BotDriver | None = None
+    tasks: list[asyncio.Task] = field(default_factory=list)
+
+    @contextlib.contextmanager
+    def db(self) -> Iterator[DbSession]:
+        session = self.sessions()
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    # -- bots --------------------------------------------------------------------------------
+    def next_turn(self, match_id: int) -> Turn | None:
+        """The turn a bot must play in ``match_id`` now, or None."""
+        with self.db() as db:
+            row = db.get(MatchRow, match_id)
+            if row is None or row.status != "playing" or row.to_act_id is None:
+                return None
+            user = db.get(User, row.to_act_id)
+            if user is None or not user.is_bot:
+                return None
+            match = games.load(db, row)
+            actions = games.available_actions(match)
+            games._cache.put(row.id, row.version, match)
+            return Turn(row.id, row.version, user.name[len(BOT_PREFIX):], match.state, "double" in actions,
+                        "beaver" in actions)
+
+    def submit_bot(self, turn: Turn, decision: Decision) -> bool:
+        try:
+            with self.db() as db:
+                row = games.get_row(db, turn.match_id)
+                bot = db.get(User, row.to_act_id) if row.to_act_id else None
+                if bot is None or not bot.is_bot:
+                    return False
+                games.act(db, bot, row, decision.kind, play=str(decision.play) if decision.play else None,
+                          version=turn.version)
+        except (ServerError, OperationalError, IntegrityError) as error:
+            log.info("bot move in match %d refused: %s", turn.match_id, error)
+            return False
+        self.publish(turn.match_id)
+        return True
+
+    def publish(self, match_id: int) -> None:
+        if self.notifier is not None:
+            self.notifier.publish(match_id)
+
+    def after_action(self, match_id: int, bot_to_act: bool) -> None:
+        """Called in a handler's thread once its transaction is committed."""
+        self.publish(match_id)
+        if bot_to_act and self.driver is not None and self.loop is not None:
+            self.loop.call_soon_threadsafe(self.driver.kick, match_id)
+
+    loop: asyncio.AbstractEventLoop | None = None
+
+    async def sweep(self) -> None:
+        """Now and then: bots to act in any match (after a restart, or a move made on another server)."""
+        while True:
+            try:
+                ids = await asyncio.to_thread(self._bot_matches)
+                for match_id in ids:
+                    self.driver.kick(match_id)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("bot sweep failed")
+            await asyncio.sleep(SWEEP_SECONDS)
+
+    def _bot_matches(self) -> list[int]:
+        with self.db() as db:
+            return list(db.scalars(select(MatchRow.id).join(User, User.id == MatchRow.to_act_id)
+                                   .where(MatchRow.status == "playing", User.is_bot.is_(True))))
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The server as an ASGI application (``uvicorn`` runs it; tests may too)."""
+    config = config or ServerConfig()
+    server = Server(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        server.engine = open_engine(config.db_url)
+        if config.migrate:
+            await asyncio.to_thread(migrate, server.engine)
+        server.sessions = session_factory(server.engine)
+        server.loop = asyncio.get_running_loop()
+        server.notifier = Notifier(config.redis_url)
+        await server.notifier.start()
+        server.workers = Workers(config.bot_workers or min(2, available_cores()))
+        server.driver = BotDriver(server.next_turn, server.submit_bot, server.workers)
+        server.tasks.append(asyncio.create_task(server.sweep()))
+        try:
+            yield
+        finally:
+            for task in server.tasks:
+                task.cancel()
+            await server.driver.stop()
+            await server.notifier.stop()
+            server.workers.close()
+            server.engine.dispose()
+
+    app = FastAPI(title="gammon", version="1", lifespan=lifespan, openapi_url="/api/openapi.json",
+                  docs_url="/api/docs", redoc_url=None)
+    app.state.server = server
+
+    @app.exception_handler(ServerError)
+    async def _server_error(request: Request, error: ServerError) -> JSONResponse:
+        return JSONResponse({"detail": error.message}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+            problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+        return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=422)
+
+    @app.exception_handler(OperationalError)
+    async def _busy(request: Request, error: OperationalError) -> JSONResponse:
+        log.warning("database busy: %s", error)
+        return JSONResponse({"detail": "the database is busy: try again"}, status_code=503)
+
+    def db() -> Iterator[DbSession]:
+        with server.db() as session:
+            yield session
+
+    def token_of(request: Request) -> str | None:
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return header[7:].strip()
+        return request.cookies.get(COOKIE)
+
+    def current_user(request: Request, session: DbSession = Depends(db)) -> User:
+        return accounts.user_of_token(session, token_of(request))
+
+    # -- accounts ---------------------------------------------------------------------------
+    @app.post("/api/users", status_code=201)
+    def register(body: Credentials, session: DbSession = Depends(db)) -> dict[str, Any]:
+        try:
+            user = accounts.register(session, body.name, body.password)
+            session.commit()
+        except IntegrityError:
+            session.rollback()
+            raise Conflict(f"name: {body.name!r} is taken") from None
+        return _user_view(session, user)
+
+    @app.post("/api/sessions")
+    def log_in(body: Credentials, response: Response, session: DbSession = Depends(db)) -> Token:
+        user = accounts.authenticate(session, body.name, body.password)
+        token = accounts.new_session(session, user)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=30 * 24 * 3600)
+        return Token(token=token)
+
+    @app.delete("/api/sessions", status_code=204)
+    def log_out(request: Request, response: Response, session: DbSession = Depends(db)) -> None:
+        token = token_of(request)
+        accounts.user_of_token(session, token)
+        accounts.end_session(session, token)  # type: ignore[arg-type]
+        response.delete_cookie(COOKIE)
+
+    @app.get("/api/users/me")
+    def me(user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
+        return _user_view(session, user)
+
+    @app.put("/api/users/me/password", status_code=204)
+    def change_password(body: PasswordChange, user: User = Depends(current_user),
+                        session: DbSession = Depends(db)) -> None:
+        accounts.change_password(session, user, body.old, body.new)
+
+    @app.get("/api/users/{name}")
+    def user_page(name: str, session: DbSession = Depends(db)) -> dict[str, Any]:
+        user = accounts.find_user(session, name[:64])
+        if user is None:
+            raise NotFound(f"no user {name!r}")
+        return _user_view(session, user, recent=True)
+
+    # -- matches -----------------------------------------------------------------------------
+    @app.post("/api/matches", status_code=201)
+    def new_match(body: NewMatch, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
+        opponent = _opponent(session, body.opponent, config.external_bots)
+        outcome = games.challenge(session, user, opponent, body.length, body.options.model_dump())
+        session.commit()
+        server.after_action(outcome.row.id, outcome.bot_to_act)
+        return games.view(session, outcome.row, outcome.match)
+
+    @app.get("/api/matches")
+    def list_matches(user: str | None = Query(default=None, max_length=64),
+                     status: Literal["invited", "declined", "playing", "finished"] | None = None,
+                     limit: int = Query(default=50, ge=1, le=500),
+                     session: DbSession = Depends(db)) -> list[dict[str, Any]]:
+        query = select(MatchRow).order_by(MatchRow.updated.desc()).limit(limit)
+        if user is not None:
+            found = accounts.find_user(session, user)
+            if found is None:
+                raise NotFound(f"no user {user!r}")
+            query = query.where(or_(MatchRow.white_id == found.id, MatchRow.black_id == found.id))
+        if status is not None:
+            query = query.where(MatchRow.status == status)
+        return [games.summary(row) for row in session.scalars(query).unique()]
+
+    @app.get("/api/matches/{match_id}")
+    def get_match(match_id: int, session: DbSession = Depends(db)) -> dict[str, Any]:
+        return games.view(session, games.get_row(session, match_id))
+
+    @app.post("/api/matches/{match_id}/accept")
+    def accept(match_id: int, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
+        outcome = games.accept(session, user, games.get_row(session, match_id, lock=True))
+        session.commit()
+        server.after_action(match_id, outcome.bot_to_act)
+        return games.view(session, outcome.row, outcome.match)
+
+    @app.post("/api/matches/{match_id}/decline")
+    def decline(match_id: int, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
+        row = games.get_row(session, match_id, lock=True)
+        games.decline(session, user, row)
+        session.commit()
+        server.after_action(match_id, False)
+        return games.view(session, row)
+
+    @app.post("/api/matches/{match_id}/actions")
+    def action(match_id: int, body: ActionBody, user: User = Depends(current_user),
+               session: DbSession = Depends(db)) -> dict[str, Any]:
+        row = games.get_row(session, match_id)
+        outcome = games.act(session, user, row, body.action, play=body.play, value=body.value, version=body.version)
+        session.commit()
+        server.after_action(match_id, outcome.bot_to_act)
+        return games.view(session, outcome.row, outcome.match)
+
+    @app.get("/api/matches/{match_id}/record.mat", response_class=PlainTextResponse)
+    def record(match_id: int, session: DbSession = Depends(db)) -> PlainTextResponse:
+        from ..record import MatchRecord
+
+        row = games.get_row(session, match_id)
+        if row.status not in ("playing", "finished"):
+            raise Unprocessable(f"match {match_id} is {row.status}: it has no games to record")
+        match = games.full_match(session, row)
+        text = MatchRecord.from_match(match, white=row.white.name, black=row.black.name).mat()
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="match-{match_id}.mat"'})
+
+    @app.websocket("/api/matches/{match_id}/events")
+    async def events(websocket: WebSocket, match_id: int, after: int = -1) -> None:
+        """Every event of the match in order, then each new one as it happens."""
+        await websocket.accept()
+        exists = await asyncio.to_thread(_match_exists, server, match_id)
+        if not exists:
+            await websocket.send_json({"error": f"no match {match_id}"})
+            await websocket.close(code=4404)
+            return
+        assert server.notifier is not None
+        cursor = after
+        try:
+            with server.notifier.listening(match_id) as changed:
+                while True:
+                    changed.clear()
+                    new = await asyncio.to_thread(_events_after, server, match_id, cursor)
+                    for item in new:
+                        await websocket.send_json(item)
+                        cursor = item["seq"]
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(changed.wait(), SWEEP_SECONDS)
+        except (WebSocketDisconnect, RuntimeError):
+            return
+
+    # -- lists -------------------------------------------------------------------------------
+    @app.get("/api/toplist")
+    def toplist(period: Literal["all", "week"] = "all", limit: int = Query(default=50, ge=1, le=500),
+                session: DbSession = Depends(db)) -> list[dict[str, Any]]:
+        if period == "all":
+            users = session.scalars(select(User).where(User.experience > 0)
+                                    .order_by(User.rating.desc(), User.name).limit(limit))
+            return [{"rank": rank, "name": user.name, "rating": round(user.rating, 2), "experience": user.experience,
+                     "bot": user.is_bot} for rank, user in enumerate(users, 1)]
+        since = utcnow() - dt.timedelta(days=7)
+        gained = func.sum(RatingChange.after - RatingChange.before)
+        rows = session.execute(
+            select(User, gained.label("gained"), func.count().label("matches"),
+                   func.sum(func.cast(RatingChange.won, type_=_int_type())).label("won"))
+            .join(RatingChange, RatingChange.user_id == User.id).where(RatingChange.at >= since)
+            .group_by(User.id).order_by(gained.desc(), User.name).limit(limit)).all()
+        return [{"rank": rank, "name": user.name, "rating": round(user.rating, 2), "gained": round(float(g), 2),
+                 "matches": n, "won": int(w or 0), "bot": user.is_bot}
+                for rank, (user, g, n, w) in enumerate(rows, 1)]
+
+    @app.get("/api/health")
+    def health(session: DbSession = Depends(db)) -> dict[str, Any]:
+        session.execute(select(1))
+        return {"ok": True}
+
+    return app
+
+
+def _int_type():  # type: ignore[no-untyped-def]
+    from sqlalchemy import Integer
+
+    return Integer()
+
+
+def _opponent(session: DbSession, text: str, external: tuple[str, ...]) -> User:
+    """The user challenged: a person by name, or a bot (``bot:PLAYER``, created on first use)."""
+    if text.startswith(BOT_PREFIX):
+        name = BOT_PREFIX + check_bot(text[len(BOT_PREFIX):], external)
+        bot = accounts.find_user(session, name)
+        if bot is None:
+            bot = User(name=name, is_bot=True)
+            session.add(bot)
+            try:
+                with session.begin_nested():
+                    session.flush()
+            except IntegrityError:  # made by a request on another thread or server just now
+                bot = accounts.find_user(session, name)
+        assert bot is not None
+        return bot
+    user = accounts.find_user(session, text)
+    if user is None or user.is_bot:
+        raise Unprocessable(f"opponent: no user {text!r} (a bot is named bot:PLAYER, e.g. bot:{DEFAULT_BOTS[2]})")
+    return user
+
+
+def _match_exists(server: Server, match_id: int) -> bool:
+    with server.db() as db:
+        return db.get(MatchRow, match_id) is not None
+
+
+def _events_after(server: Server, match_id: int, seq: int) -> list[dict[str, Any]]:
+    with server.db() as db:
+        rows = db.scalars(select(Event).where(Event.match_id == match_id, Event.seq > seq).order_by(Event.seq))
+        return [games.event_view(event) for event in rows]
+
+
+def _user_view(session: DbSession, user: User, recent: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": user.name, "bot": user.is_bot, "rating": round(user.rating, 2),
+                           "experience": user.experience, "created": user.created.isoformat() + "Z"}
+    finished = select(MatchRow).where(or_(MatchRow.white_id == user.id, MatchRow.black_id == user.id),
+                                      MatchRow.status == "finished")
+    won = session.scalar(select(func.count()).select_from(finished.where(MatchRow.winner_id == user.id).subquery()))
+    played = session.scalar(select(func.count()).select_from(finished.subquery()))
+    out["record"] = {"won": won, "lost": played - won}
+    if recent:
+        rows = session.scalars(select(MatchRow).where(or_(MatchRow.white_id == user.id, MatchRow.black_id == user.id))
+                               .order_by(MatchRow.updated.desc()).limit(20)).unique()
+        out["recent_matches"] = [games.summary(row) for row in rows]
+        changes = session.scalars(select(RatingChange).where(RatingChange.user_id == user.id)
+                                  .order_by(RatingChange.at.desc()).limit(50))
+        out["rating_history"] = [{"match": c.match_id, "before": round(c.before, 2), "after": round(c.after, 2),
+                                  "won": c.won, "at": c.at.isoformat() + "Z"} for c in changes]
+    return out

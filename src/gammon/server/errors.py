@@ -1,0 +1,50 @@
+"""The server's errors: each maps to one HTTP status, with a message that says what was expected."""
+
+from __future__ import annotations
+
+from ..errors import GammonError
+
+
+class ServerError(GammonError):
+    """Base of the errors a request can meet; ``status`` is the HTTP answer."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.message,))
+
+
+class ServerConfigError(ServerError):
+    """A server option that cannot work (a bad database URL, a port in use)."""
+
+
+class Unauthorized(ServerError):
+    status = 401
+
+
+class Forbidden(ServerError):
+    status = 403
+
+
+class NotFound(ServerError):
+    status = 404
+
+
+class Conflict(ServerError):
+    """A taken name, or an action submitted against a version that has moved on."""
+
+    status = 409
+
+
+class Unprocessable(ServerError):
+    """A request the rules refuse: an illegal play or action, a bad option."""
+
+    status = 422
+
+
+class TooManyRequests(ServerError):
+    status = 429
