@@ -214,6 +214,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         problems = []
         for item in error.errors():
+            if item.get("type") == "json_invalid":
+                problems.append(f"body: not valid JSON ({item.get('ctx', {}).get('error', 'decode error')})")
+                continue
             where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
             problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
         return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=422)

@@ -274,7 +274,7 @@ def _user_color(row: MatchRow, user: User) -> Color:
 def get_row(db: DbSession, match_id: int, *, lock: bool = False) -> MatchRow:
     query = select(MatchRow).where(MatchRow.id == match_id)
     if lock:
-        query = query.with_for_update()
+        query = query.with_for_update(of=MatchRow)
     row = db.scalars(query).first()
     if row is None:
         raise NotFound(f"no match {match_id}")
@@ -292,7 +292,7 @@ def _commit(db: DbSession, row: MatchRow, match: Match, recorder: _Recorder, *, 
     state = match.state
     values: dict[str, Any] = dict(
         version=version + 1, rolls_drawn=match.dice.drawn, game_number=match.game_number,  # type: ignore[attr-defined]
-        state=state.bpn(), score_white=state.score[Color.WHITE], score_black=state.score[Color.BLACK], updated=utcnow(),
+        state=_written(state.bpn), score_white=state.score[Color.WHITE], score_black=state.score[Color.BLACK], updated=utcnow(),
         to_act_id=_to_act_id(row, match),
     )
     if recorder.game_start is not None:
@@ -445,6 +445,8 @@ def act(db: DbSession, user: User, row: MatchRow, action: object, *, play: objec
     except IllegalActionError as error:
         raise Unprocessable(f"{error}; you may now: {', '.join(available_actions(match))}") from None
     except GammonError as error:  # an illegal or malformed play
+        if "legal" in str(error):
+            raise Unprocessable(f"play: {error}") from None
         legal = [str(p) for p in match.legal_plays] if match.state.dice is not None else []
         raise Unprocessable(f"play: {error}; legal plays: {', '.join(legal) or 'none'}") from None
     recorder.step(before)
@@ -509,7 +511,7 @@ def view(db: DbSession, row: MatchRow, match: Match | None = None, *, history: b
                   "offered": state.double_offered},
             resignation=({"by": color_name(state.position.turn), "value": int(state.resignation)}
                          if state.resignation is not None else None),
-            gnubg_id=state.gnubg_id(), bpn=state.bpn(), actions=available_actions(match) if row.status == "playing" else [],
+            gnubg_id=_written(state.gnubg_id), bpn=_written(state.bpn), actions=available_actions(match) if row.status == "playing" else [],
             pips={"white": state.position.pip_count(Color.WHITE), "black": state.position.pip_count(Color.BLACK)},
         )
         if out["actions"] and "play" in out["actions"]:
@@ -518,6 +520,14 @@ def view(db: DbSession, row: MatchRow, match: Match | None = None, *, history: b
         out["history"] = [event_view(event) for event in
                           db.scalars(select(Event).where(Event.match_id == row.id).order_by(Event.seq))]
     return out
+
+
+def _written(notation: Callable[[], str]) -> str | None:
+    """A state's notation, or None for what no notation describes (a match already won: score ≥ length)."""
+    try:
+        return notation()
+    except GammonError:
+        return None
 
 
 def event_view(event: Event) -> dict[str, Any]:

@@ -84,8 +84,8 @@ class MatchRow(Base):
     updated: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime, index=True)
 
-    white: Mapped[User] = relationship(foreign_keys=[white_id], lazy="joined")
-    black: Mapped[User] = relationship(foreign_keys=[black_id], lazy="joined")
+    white: Mapped[User] = relationship(foreign_keys=[white_id], lazy="joined", innerjoin=True)
+    black: Mapped[User] = relationship(foreign_keys=[black_id], lazy="joined", innerjoin=True)
 
 
 class Event(Base):

@@ -1,0 +1,254 @@
+"""The game server's JSON contract, on SQLite and on PostgreSQL (docs/server.md)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import subprocess
+import sys
+
+import pytest
+from fastapi.testclient import TestClient
+
+from gammon.server.app import ServerConfig, create_app
+from gammon.server.ratings import rating_change
+from server_support import Client, choose, database, play_out
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def http(request, tmp_path):
+    with database(request.param, tmp_path) as url:
+        with TestClient(create_app(ServerConfig(db_url=url, bot_workers=1))) as client:
+            yield client
+
+
+def people(http, *names):
+    return [Client(http, name).register() for name in names]
+
+
+def invited(http):
+    alice, bob = people(http, "alice", "bob")
+    match = alice.challenge("bob", length=3)
+    return alice, bob, match
+
+
+# -- accounts -------------------------------------------------------------------------------
+def test_register_log_in_and_the_refusals(http, caplog):
+    caplog.set_level(logging.DEBUG)
+    created = http.post("/api/users", json={"name": "alice", "password": "s3cret-words"})
+    assert created.status_code == 201 and created.json()["name"] == "alice" and created.json()["rating"] == 1500
+    assert "s3cret-words" not in created.text
+    assert http.post("/api/users", json={"name": "Alice", "password": "other-words"}).status_code == 409
+    for body in ({"name": "a", "password": "long enough"}, {"name": "9lives", "password": "long enough"},
+                 {"name": "bob", "password": "short"}, {"name": "bob"}, {"name": 5, "password": "long enough"},
+                 {"name": "bob", "password": "long enough", "admin": True}):
+        answer = http.post("/api/users", json=body)
+        assert answer.status_code == 422, body
+        assert answer.json()["detail"]
+    assert http.post("/api/users", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+    logged = http.post("/api/sessions", json={"name": "alice", "password": "s3cret-words"})
+    assert logged.status_code == 200 and len(logged.json()["token"]) > 30
+    assert "httponly" in logged.headers["set-cookie"].lower()
+    assert http.post("/api/sessions", json={"name": "alice", "password": "wrong-words"}).status_code == 401
+    assert http.post("/api/sessions", json={"name": "nobody", "password": "wrong-words"}).status_code == 401
+    assert "s3cret-words" not in caplog.text
+
+
+def test_a_run_of_wrong_passwords_is_refused_with_429_even_with_the_right_one(http):
+    people(http, "carol")
+    codes = [http.post("/api/sessions", json={"name": "carol", "password": f"guess-{n}"}).status_code for n in range(7)]
+    assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
+    assert http.post("/api/sessions", json={"name": "carol", "password": "correct horse"}).status_code == 429
+
+
+def test_tokens_cookies_log_out_and_password_change(http):
+    (alice,) = people(http, "alice")
+    assert http.get("/api/users/me", headers=alice.headers).json()["name"] == "alice"
+    http.cookies.clear()
+    assert http.get("/api/users/me").status_code == 401
+    assert http.get("/api/users/me", headers={"Authorization": "Bearer forged"}).status_code == 401
+    answer = http.put("/api/users/me/password", json={"old": "wrong one!", "new": "new password"}, headers=alice.headers)
+    assert answer.status_code == 401
+    assert http.put("/api/users/me/password", json={"old": "correct horse", "new": "new password"},
+                    headers=alice.headers).status_code == 204
+    assert http.get("/api/users/me", headers=alice.headers).status_code == 401  # old log-ins end
+    alice.password = "new password"
+    alice.log_in()
+    assert http.delete("/api/sessions", headers=alice.headers).status_code == 204
+    assert http.get("/api/users/me", headers=alice.headers).status_code == 401
+
+
+# -- challenges and play ---------------------------------------------------------------------
+def test_a_challenge_is_accepted_and_the_opening_roll_decides_who_starts(http):
+    alice, bob, match = invited(http)
+    assert match["status"] == "invited" and match["players"] == {"white": "alice", "black": "bob"}
+    assert alice.post(match["id"], action="roll").status_code == 422  # nothing to play yet
+    assert http.post(f"/api/matches/{match['id']}/accept", headers=alice.headers).status_code == 403
+    state = bob.accept(match["id"])
+    assert state["status"] == "playing" and state["actions"] == ["play", "resign"]
+    opening = [event for event in state["history"] if event["kind"] == "opening"][0]
+    white, black = opening["data"]["white_die"], opening["data"]["black_die"]
+    assert white != black and state["to_act"] == ("white" if white > black else "black")
+    assert sorted(state["dice"], reverse=True) == sorted([white, black], reverse=True)
+    assert state["legal"] and all(isinstance(play, str) for play in state["legal"])
+    assert len(state["dice_proof"]["commitment"]) == 64 and state["dice_proof"]["seed"] is None
+    assert state["gnubg_id"] and state["bpn"]
+
+
+def test_declined_challenge(http):
+    alice, bob, match = invited(http)
+    assert http.post(f"/api/matches/{match['id']}/decline", headers=bob.headers).json()["status"] == "declined"
+    assert http.post(f"/api/matches/{match['id']}/accept", headers=bob.headers).status_code == 422
+
+
+def test_refusals_name_what_is_legal_and_change_nothing(http):
+    alice, bob, match = invited(http)
+    state = bob.accept(match["id"])
+    mover = alice if state["players"][state["to_act"]] == "alice" else bob
+    other = bob if mover is alice else alice
+    before = mover.match(match["id"])
+    illegal = mover.post(match["id"], action="play", play="24/1", version=before["version"])
+    assert illegal.status_code == 422 and before["legal"][0] in illegal.json()["detail"]
+    assert other.post(match["id"], action="play", play=before["legal"][0]).status_code == 403
+    assert mover.post(match["id"], action="double").status_code == 422
+    assert mover.post(match["id"], action="castle").status_code == 422
+    assert mover.post(match["id"], action="play", play=before["legal"][0], version=before["version"] - 1).status_code == 409
+    assert mover.post(match["id"], action="play", play=before["legal"][0], version="7").status_code == 422
+    assert mover.post(match["id"], action="resign", value=4).status_code == 422
+    third = Client(http, "mallory").register()
+    assert third.post(match["id"], action="play", play=before["legal"][0]).status_code == 403
+    http.cookies.clear()  # the last log-in's cookie
+    assert http.post(f"/api/matches/{match['id']}/actions", json={"action": "roll"}).status_code == 401
+    assert http.post("/api/matches/9999/actions", json={"action": "roll"}, headers=mover.headers).status_code == 404
+    after = mover.match(match["id"])
+    assert after["version"] == before["version"] and after["history"] == before["history"]
+    assert mover.act(match["id"], action="play", play=before["legal"][0], version=before["version"])["version"] == before["version"] + 1
+
+
+def test_challenge_options_are_checked(http):
+    alice, _ = people(http, "alice", "bob")
+    for body in ({"opponent": "bob", "length": 26}, {"opponent": "bob", "length": -1}, {"opponent": "nobody", "length": 1},
+                 {"opponent": "alice", "length": 1}, {"opponent": "bot:nonsense", "length": 1},
+                 {"opponent": "bot:gnubg:0", "length": 1}, {"opponent": "bob", "length": 3, "options": {"jacoby": True}},
+                 {"opponent": "bob", "length": 3, "options": {"surprise": True}}, {"opponent": "bob", "length": "3"}):
+        answer = http.post("/api/matches", json=body, headers=alice.headers)
+        assert answer.status_code == 422, (body, answer.text)
+
+
+def test_a_whole_match_between_people_to_the_end_with_ratings_lists_and_record(http):
+    alice, bob, match = invited(http)
+    bob.accept(match["id"])
+    final = play_out({"alice": alice, "bob": bob}, match["id"], random.Random(3))
+    assert final["status"] == "finished" and final["winner"] in ("alice", "bob")
+    assert max(final["score"].values()) >= 3 and final["actions"] == []
+    kinds = [event["kind"] for event in final["history"]]
+    assert kinds[-1] == "match_over" and "game_over" in kinds and [e["seq"] for e in final["history"]] == list(range(len(kinds)))
+    assert all(event["description"].endswith(".") for event in final["history"])
+    assert final["dice_proof"]["seed"] is not None
+    winner, loser = (alice, bob) if final["winner"] == "alice" else (bob, alice)
+    gain, loss = rating_change(1500, 1500, 0, 0, 3)
+    assert http.get(f"/api/users/{winner.name}").json()["rating"] == pytest.approx(1500 + gain, abs=0.01)
+    page = http.get(f"/api/users/{loser.name}").json()
+    assert page["rating"] == pytest.approx(1500 - loss, abs=0.01) and page["record"] == {"won": 0, "lost": 1}
+    assert page["experience"] == 3 and page["recent_matches"][0]["id"] == match["id"]
+    assert [row["name"] for row in http.get("/api/toplist?period=all").json()] == [winner.name, loser.name]
+    week = http.get("/api/toplist?period=week").json()
+    assert week[0]["name"] == winner.name and week[0]["won"] == 1 and week[1]["matches"] == 1
+    assert http.get("/api/toplist?period=year").status_code == 422
+    listed = http.get("/api/matches", params={"user": "alice", "status": "finished"}).json()
+    assert [row["id"] for row in listed] == [match["id"]]
+    assert http.get("/api/matches", params={"user": "alice", "status": "playing"}).json() == []
+    record = http.get(f"/api/matches/{match['id']}/record.mat")
+    assert record.status_code == 200 and "3 point match" in record.text and "alice" in record.text
+
+
+def test_a_match_against_a_bot_is_accepted_at_once_and_played_by_the_server(http):
+    (alice,) = people(http, "alice")
+    match = alice.challenge("bot:random", length=1)
+    assert match["status"] == "playing" and match["players"]["black"] == "bot:random"
+    final = play_out({"alice": alice}, match["id"], random.Random(5))
+    assert final["status"] == "finished"
+    bot_moves = [e for e in final["history"] if e["color"] == "black" and e["kind"] == "play"]
+    assert bot_moves and all(e["description"].startswith("bot:random ") for e in bot_moves)
+
+
+def test_money_game_with_cube_beaver_and_jacoby(http):
+    alice, bob = people(http, "alice", "bob")
+    match = alice.challenge("bob", length=0, jacoby=True, beavers=True, verbose=True)
+    state = bob.accept(match["id"])
+    rng = random.Random(11)
+    players = {"alice": alice, "bob": bob}
+    doubled = beavered = False
+    while state["status"] == "playing":
+        actor = players[state["players"][state["to_act"]]]
+        if "double" in state["actions"] and not doubled:
+            body, doubled = {"action": "double"}, True
+        elif "beaver" in state["actions"] and not beavered:
+            body, beavered = {"action": "beaver"}, True
+        else:
+            body = choose(state, rng)
+            if body["action"] == "drop":
+                body = {"action": "take"}
+        state = actor.act(match["id"], version=state["version"], **body)
+    assert doubled and beavered and state["status"] == "finished"
+    plays = [e for e in state["history"] if e["kind"] == "play" and "cannot" not in e["description"]]
+    assert all("pips" in e["description"] for e in plays)  # verbose commentary
+    cube = [e for e in state["history"] if e["kind"] == "beaver"][0]["data"]["cube"]
+    assert cube == 4
+
+
+def test_resignation_offered_rejected_and_accepted(http):
+    alice, bob, match = invited(http)
+    state = bob.accept(match["id"])
+    players = {"alice": alice, "bob": bob}
+    actor = players[state["players"][state["to_act"]]]
+    state = actor.act(match["id"], action="resign", value=2)
+    assert state["resignation"]["value"] == 2 and state["actions"] == ["accept", "reject"]
+    other = players[state["players"][state["to_act"]]]
+    assert other is not actor
+    state = other.act(match["id"], action="reject")
+    assert state["resignation"] is None and state["players"][state["to_act"]] == actor.name
+    state = actor.act(match["id"], action="resign", value=1)
+    state = other.act(match["id"], action="accept")
+    ended = [e for e in state["history"] if e["kind"] == "game_over"][0]
+    assert ended["data"]["points"] == 1 and ended["data"]["ended"] == "resigned"
+
+
+def test_the_event_stream_sends_every_event_in_order_then_new_ones(http):
+    alice, bob, match = invited(http)
+    state = bob.accept(match["id"])
+    with http.websocket_connect(f"/api/matches/{match['id']}/events") as stream:
+        seen = [stream.receive_json() for _ in state["history"]]
+        assert [event["seq"] for event in seen] == list(range(len(state["history"])))
+        players = {"alice": alice, "bob": bob}
+        mover = players[state["players"][state["to_act"]]]
+        mover.act(match["id"], action="play", play=state["legal"][0])
+        event = stream.receive_json()
+        assert event["kind"] == "play" and event["description"].startswith(f"{mover.name} plays ")
+    with http.websocket_connect("/api/matches/999/events") as stream:
+        assert "no match" in stream.receive_json()["error"]
+
+
+def test_dice_proof_checks_out_with_verify_dice_and_a_forgery_does_not(http, tmp_path):
+    alice, bob, match = invited(http)
+    bob.accept(match["id"])
+    final = play_out({"alice": alice, "bob": bob}, match["id"], random.Random(8))
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(final))
+    run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0 and "rolls checked" in run.stdout, run.stderr
+    roll = next(e for e in final["history"] if e["kind"] == "roll")
+    roll["data"]["dice"] = [roll["data"]["dice"][1] % 6 + 1, roll["data"]["dice"][0]]
+    path.write_text(json.dumps(final))
+    run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
+    assert run.returncode == 1 and "FAILED" in run.stderr and "Traceback" not in run.stderr
+    path.write_text("{}")
+    run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
+    assert run.returncode != 0 and "dice_proof" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_openapi_document_is_served(http):
+    document = http.get("/api/openapi.json").json()
+    for path in ("/api/users", "/api/sessions", "/api/matches", "/api/matches/{match_id}/actions", "/api/toplist"):
+        assert path in document["paths"]
