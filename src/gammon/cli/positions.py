@@ -12,6 +12,7 @@ from .. import diagram
 from ..errors import GammonError
 from . import batch
 from ..notation import position_id, whole_number
+from ..play import Play
 from ..position import Color, Position
 from ..state import GameState
 
@@ -40,6 +41,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("position", metavar="POSITION", help="BPN, XGID, GNUbg ID, FIBS board or Position ID")
     show.add_argument("--plain", action="store_true", help="describe the position in words (for screen readers)")
     show.add_argument("--perspective", choices=("white", "black"), help="draw from this side (default: the side to act)")
+    show.add_argument("--svg", metavar="FILE", help="write the board as an SVG picture to FILE ('-': standard output)")
+    show.add_argument("--png", metavar="FILE", help="write the board as a PNG picture to FILE (needs cairosvg: pip install gammon[png])")
+    show.add_argument("--size", metavar="PIXELS", default="600", help="the picture's width in pixels (default 600)")
+    show.add_argument("--play", metavar="MOVES", help="draw this play of the side on roll as arrows (e.g. '8/5 6/5'; "
+                      "checked against the position's dice when it has some)")
     show.set_defaults(handler=_show)
 
     convert = subparsers.add_parser(
@@ -97,8 +103,58 @@ def read_dice(values: list[str], state: GameState) -> tuple[int, int]:
 def _show(args: argparse.Namespace) -> int:
     state = read_state(args.position)
     perspective = None if args.perspective is None else Color[args.perspective.upper()]
-    print(diagram.render(state, plain=args.plain, perspective=perspective))
+    if args.svg is None and args.png is None:
+        if args.play is not None:
+            raise ArgumentError("--play draws arrows on a picture: give --svg FILE or --png FILE too")
+        print(diagram.render(state, plain=args.plain, perspective=perspective))
+        return 0
+    size = whole_number(args.size, 16, 20000)
+    if size is None:
+        raise ArgumentError(f"--size {args.size!r}: expected a width of 16 to 20000 pixels")
+    from .. import svg
+
+    picture = svg.board_svg(state, size=size, orientation=perspective, play=_play_of(args.play, state))
+    if args.png is not None:
+        _write("--png", args.png, _png(picture))
+    if args.svg is not None:
+        if args.svg == "-":
+            sys.stdout.write(picture)
+        else:
+            _write("--svg", args.svg, picture.encode("utf-8"))
+    if args.plain:
+        print(diagram.render(state, plain=True, perspective=perspective))
     return 0
+
+
+def _play_of(text: str | None, state: GameState) -> Play | None:
+    """``--play``: the legal play it means when the position has dice, else the moves as written."""
+    if text is None:
+        return None
+    try:
+        if state.dice is not None:
+            return state.position.legal_plays(*state.dice).find(text)
+        from ..notation import movetext
+
+        return movetext.parse_moves(text)
+    except GammonError as error:
+        raise ArgumentError(f"--play {text!r}: {error}") from None
+
+
+def _png(picture: str) -> bytes:
+    """The SVG rendered by cairosvg, the optional dependency ``gammon[png]``."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as error:  # OSError: the package is there but not the cairo library
+        raise ArgumentError(f"--png needs cairosvg and the cairo library ({error}): pip install gammon[png]") from None
+    return cairosvg.svg2png(bytestring=picture.encode("utf-8"))
+
+
+def _write(option: str, path: str, data: bytes) -> None:
+    try:
+        with open(path, "wb") as file:
+            file.write(data)
+    except OSError as error:
+        raise ArgumentError(f"{option} {path}: cannot write there ({error.strerror or error}); choose another path") from None
 
 
 def _convert(args: argparse.Namespace) -> int:
