@@ -134,7 +134,7 @@ class Server:
     def submit_bot(self, turn: Turn, decision: Decision) -> bool:
         try:
             with self.db() as db:
-                row = games.get_row(db, turn.match_id)
+                row = games.get_row(db, turn.match_id, lock=True)
                 bot = db.get(User, row.to_act_id) if row.to_act_id else None
                 if bot is None or not bot.is_bot:
                     return False
@@ -326,7 +326,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/matches/{match_id}/actions")
     def action(match_id: int, body: ActionBody, user: User = Depends(current_user),
                session: DbSession = Depends(db)) -> dict[str, Any]:
-        row = games.get_row(session, match_id)
+        row = games.get_row(session, match_id, lock=True)  # concurrent actions on a match queue here
         outcome = games.act(session, user, row, body.action, play=body.play, value=body.value, version=body.version)
         session.commit()
         server.after_action(match_id, outcome.bot_to_act)
@@ -429,7 +429,7 @@ def _match_exists(server: Server, match_id: int) -> bool:
 
 def _events_after(server: Server, match_id: int, seq: int) -> list[dict[str, Any]]:
     with server.db() as db:
-        rows = db.scalars(select(Event).where(Event.match_id == match_id, Event.seq > seq).order_by(Event.seq))
+        rows = db.scalars(select(Event).where(Event.match_id == match_id, Event.seq > seq).order_by(Event.seq).limit(1000))
         return [games.event_view(event) for event in rows]
 
 

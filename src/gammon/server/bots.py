@@ -69,12 +69,15 @@ class BotDriver:
                  workers) -> None:  # type: ignore[no-untyped-def]
         self.next_turn, self.submit, self.workers = next_turn, submit, workers
         self._running: dict[int, asyncio.Task] = {}
+        self._again: set[int] = set()  # kicked while its task was finishing: look once more
 
     def kick(self, match_id: int) -> None:
         """Make sure the bots of ``match_id`` are playing (call from the event loop)."""
         task = self._running.get(match_id)
         if task is None or task.done():
             self._running[match_id] = asyncio.get_running_loop().create_task(self._drive(match_id))
+        else:
+            self._again.add(match_id)
 
     async def _drive(self, match_id: int) -> None:
         failures = 0
@@ -98,8 +101,12 @@ class BotDriver:
             log.exception("bot driver for match %d stopped", match_id)
         finally:
             self._running.pop(match_id, None)
+            if match_id in self._again:
+                self._again.discard(match_id)
+                self.kick(match_id)
 
     async def stop(self) -> None:
+        self._again.clear()
         for task in list(self._running.values()):
             task.cancel()
         for task in list(self._running.values()):

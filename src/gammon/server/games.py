@@ -72,8 +72,11 @@ class _Cache:
 
     def take(self, match_id: int, version: int) -> Match | None:
         with self._lock:
-            item = self._items.pop(match_id, None)
-        return item[1] if item is not None and item[0] == version else None
+            item = self._items.get(match_id)
+            if item is None or item[0] != version:
+                return None
+            del self._items[match_id]  # the taker may change it: nobody else gets the same object
+        return item[1]
 
     def put(self, match_id: int, version: int, match: Match) -> None:
         with self._lock:
@@ -99,7 +102,8 @@ def load(db: DbSession, row: MatchRow) -> Match:
     match = _cache.take(row.id, row.version)
     if match is None:
         lines = db.scalars(select(Event.action).where(Event.match_id == row.id, Event.game == row.game_number,
-                                                      Event.action.is_not(None)).order_by(Event.seq)).all()
+                                                      Event.seq < row.next_seq, Event.action.is_not(None))
+                           .order_by(Event.seq)).all()
         match = Match.replay(lines, start_state(row), crawford=row.options["crawford"])
         match.game_number = row.game_number
     match.dice = CommittedDice(bytes.fromhex(row.seed), row.rolls_drawn)
@@ -111,7 +115,8 @@ def full_match(db: DbSession, row: MatchRow) -> Match:
     first = GameState(match_length=row.length, jacoby=row.options["jacoby"], beavers=row.options["beavers"],
                       status=GameStatus.NONE)
     match = Match.from_state(first, crawford=row.options["crawford"])
-    for kind, line in db.execute(select(Event.kind, Event.action).where(Event.match_id == row.id)
+    for kind, line in db.execute(select(Event.kind, Event.action).where(Event.match_id == row.id,
+                                                                       Event.seq < row.next_seq)
                                  .order_by(Event.seq)).all():
         if line is not None:
             match.apply(Action.from_text(line))
@@ -281,17 +286,12 @@ def get_row(db: DbSession, match_id: int, *, lock: bool = False) -> MatchRow:
     return row
 
 
-def _next_seq(db: DbSession, row: MatchRow) -> int:
-    last = db.scalars(select(Event.seq).where(Event.match_id == row.id).order_by(Event.seq.desc()).limit(1)).first()
-    return 0 if last is None else last + 1
-
-
 def _commit(db: DbSession, row: MatchRow, match: Match, recorder: _Recorder, *, version: int,
             status: str | None = None) -> None:
     """Move the version on (only from ``version``: else 409, nothing applied) and write the events."""
     state = match.state
     values: dict[str, Any] = dict(
-        version=version + 1, rolls_drawn=match.dice.drawn, game_number=match.game_number,  # type: ignore[attr-defined]
+        version=version + 1, next_seq=recorder.seq, rolls_drawn=match.dice.drawn, game_number=match.game_number,  # type: ignore[attr-defined]
         state=_written(state.bpn), score_white=state.score[Color.WHITE], score_black=state.score[Color.BLACK], updated=utcnow(),
         to_act_id=_to_act_id(row, match),
     )
@@ -372,7 +372,7 @@ def challenge(db: DbSession, user: User, opponent: User, length: object, options
         raise Unprocessable("opponent: you cannot challenge yourself")
     seed = new_seed()
     row = MatchRow(white_id=user.id, black_id=opponent.id, length=length, options=chosen, status="invited",
-                   version=0, seed=seed.hex(), commitment=commitment(seed), rolls_drawn=0, game_number=1,
+                   version=0, next_seq=0, seed=seed.hex(), commitment=commitment(seed), rolls_drawn=0, game_number=1,
                    game_start={"white": 0, "black": 0, "crawford": False}, score_white=0, score_black=0)
     db.add(row)
     db.flush()
@@ -383,6 +383,7 @@ def challenge(db: DbSession, user: User, opponent: User, length: object, options
     what = f"a {length}-point match" if length else "a money game"
     recorder.add("challenge", f"{user.name} challenges {opponent.name} to {what}.", Color.WHITE)
     db.add_all(recorder.events)
+    row.next_seq = recorder.seq
     db.flush()
     if opponent.is_bot:
         return accept(db, opponent, row)
@@ -397,7 +398,7 @@ def accept(db: DbSession, user: User, row: MatchRow) -> Outcome:
         raise Unprocessable(f"match {row.id} is {row.status}, not an open invitation")
     match = Match.from_state(start_state(row), crawford=row.options["crawford"])
     match.dice = CommittedDice(bytes.fromhex(row.seed), 0)
-    recorder = _Recorder(db, row, match, _next_seq(db, row))
+    recorder = _Recorder(db, row, match, row.next_seq)
     recorder.add("accept_challenge", f"{user.name} accepts; the dice are committed: SHA-256 of the seed {row.commitment}.",
                  Color.BLACK, commitment=row.commitment)
     match.roll()
@@ -415,7 +416,7 @@ def decline(db: DbSession, user: User, row: MatchRow) -> None:
     verb = "declines" if user.id == row.black_id else "withdraws"
     match = Match.from_state(start_state(row), crawford=row.options["crawford"])
     match.dice = CommittedDice(bytes.fromhex(row.seed))
-    recorder = _Recorder(db, row, match, _next_seq(db, row))
+    recorder = _Recorder(db, row, match, row.next_seq)
     recorder.add("decline", f"{user.name} {verb} the challenge.", _user_color(row, user))
     _commit(db, row, match, recorder, version=row.version, status="declined")
 
@@ -436,7 +437,7 @@ def act(db: DbSession, user: User, row: MatchRow, action: object, *, play: objec
     if match.to_act != color:
         who = row.white.name if match.to_act == Color.WHITE else row.black.name
         raise Forbidden(f"it is {who}'s turn to act, not {user.name}'s")
-    recorder = _Recorder(db, row, match, _next_seq(db, row))
+    recorder = _Recorder(db, row, match, row.next_seq)
     before = match.state
     try:
         _apply(match, color, action, play, value)  # type: ignore[arg-type]
@@ -518,7 +519,8 @@ def view(db: DbSession, row: MatchRow, match: Match | None = None, *, history: b
             out["legal"] = [str(p) for p in match.legal_plays]
     if history:
         out["history"] = [event_view(event) for event in
-                          db.scalars(select(Event).where(Event.match_id == row.id).order_by(Event.seq))]
+                          db.scalars(select(Event).where(Event.match_id == row.id, Event.seq < row.next_seq)
+                                     .order_by(Event.seq))]
     return out
 
 

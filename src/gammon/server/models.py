@@ -73,6 +73,7 @@ class MatchRow(Base):
     seed: Mapped[str] = mapped_column(String(64))  # hex; revealed when the match ends
     commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of the seed
     rolls_drawn: Mapped[int] = mapped_column(Integer, default=0)
+    next_seq: Mapped[int] = mapped_column(Integer, default=0)  # events written so far: a read sees only these
     game_number: Mapped[int] = mapped_column(Integer, default=1)
     game_start: Mapped[dict] = mapped_column(JSON)  # score and Crawford flag before the current game
     state: Mapped[str | None] = mapped_column(String(128))  # the position now (BPN), for lists

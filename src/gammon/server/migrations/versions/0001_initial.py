@@ -51,6 +51,7 @@ def upgrade() -> None:
     sa.Column('seed', sa.String(length=64), nullable=False),
     sa.Column('commitment', sa.String(length=64), nullable=False),
     sa.Column('rolls_drawn', sa.Integer(), nullable=False),
+    sa.Column('next_seq', sa.Integer(), nullable=False),
     sa.Column('game_number', sa.Integer(), nullable=False),
     sa.Column('game_start', sa.JSON(), nullable=False),
     sa.Column('state', sa.String(length=128), nullable=True),

@@ -1,0 +1,155 @@
+"""``gammon serve`` as real processes: kill -9 at any moment loses nothing acknowledged, conflicting
+submissions apply exactly once, and two servers on one PostgreSQL serve the same matches live."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import httpx
+import pytest
+
+from server_support import REDIS, Client, ServerProcess, choose, database, need, play_out
+
+
+def _events(state):
+    return [(event["seq"], event["kind"], event["description"]) for event in state["history"]]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, tmp_path):
+    rng = random.Random(2026)
+    with database(kind, tmp_path) as url:
+        server = ServerProcess(url, log=tmp_path / "server.log").start()
+        try:
+            http = httpx.Client(base_url=server.url, timeout=60)
+            alice, bob = Client(http, "alice").register(), Client(http, "bob").register()
+            match = alice.challenge("bob", length=3)["id"]
+            acknowledged = _events(bob.accept(match))
+            players = {"alice": alice, "bob": bob}
+            kills = 0
+            while True:
+                state = alice.match(match)
+                assert _events(state)[:len(acknowledged)] == acknowledged
+                if state["status"] != "playing":
+                    break
+                mover = players[state["players"][state["to_act"]]]
+                body = {"version": state["version"], **choose(state, rng)}
+                if kills < 6 and rng.random() < 0.12:
+                    # kill -9 while a request may be in flight, or just after an answer
+                    answers: list = []
+
+                    def send() -> None:
+                        try:
+                            answers.append(mover.post(match, **body))
+                        except httpx.HTTPError as error:
+                            answers.append(error)
+
+                    sender = threading.Thread(target=send)
+                    sender.start()
+                    time.sleep(rng.choice([0.0, 0.002, 0.01, 0.05]))
+                    server.kill()
+                    sender.join(60)
+                    kills += 1
+                    answer = answers[0] if answers else None
+                    if isinstance(answer, httpx.Response) and answer.status_code == 200:
+                        acknowledged = _events(answer.json())
+                    server.start()
+                    continue
+                answer = mover.post(match, **body)
+                assert answer.status_code == 200, answer.text
+                acknowledged = _events(answer.json())
+            assert kills >= 3 and state["status"] == "finished"
+        finally:
+            server.stop()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_of_two_conflicting_submissions_exactly_one_applies(kind, tmp_path):
+    rng = random.Random(7)
+    with database(kind, tmp_path) as url, ServerProcess(url, log=tmp_path / "server.log") as server:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        alice, bob = Client(http, "alice").register(), Client(http, "bob").register()
+        match = alice.challenge("bob", length=5)["id"]
+        bob.accept(match)
+        players = {"alice": alice, "bob": bob}
+        rounds = 0
+        while rounds < 12:
+            state = alice.match(match)
+            assert state["status"] == "playing"
+            mover = players[state["players"][state["to_act"]]]
+            bodies = [{"version": state["version"], **choose(state, rng)} for _ in range(2)]
+            if "play" in state["actions"] and len(state["legal"]) > 1:
+                bodies[1]["play"] = next(p for p in state["legal"] if p != bodies[0]["play"])
+            barrier = threading.Barrier(2)
+            codes: list[int] = []
+
+            def send(body) -> None:  # type: ignore[no-untyped-def]
+                client = httpx.Client(base_url=server.url, timeout=60)
+                barrier.wait()
+                codes.append(client.post(f"/api/matches/{match}/actions", json=body, headers=mover.headers).status_code)
+
+            threads = [threading.Thread(target=send, args=(body,)) for body in bodies]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            assert sorted(codes) == [200, 409], codes
+            after = alice.match(match)
+            assert after["version"] == state["version"] + 1
+            rounds += 1
+
+
+def test_two_servers_on_one_postgresql_serve_the_same_match_live_through_redis(tmp_path):
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_timeout=5).ping()
+        reason = None
+    except redis.RedisError as error:
+        reason = f"no Redis at {REDIS}: {error}"
+    need(reason)
+    from websockets.sync.client import connect
+
+    with database("postgresql", tmp_path) as url:
+        first = ServerProcess(url, "--redis", REDIS, log=tmp_path / "first.log").start()
+        second = ServerProcess(url, "--redis", REDIS, log=tmp_path / "second.log").start()
+        try:
+            alice = Client(httpx.Client(base_url=first.url, timeout=60), "alice").register()
+            bob = Client(httpx.Client(base_url=second.url, timeout=60), "bob").register()
+            match = alice.challenge("bob", length=1)["id"]
+            state = bob.accept(match)  # accepted on the second server
+            assert alice.match(match)["version"] == state["version"]
+            listener = redis.Redis.from_url(REDIS).pubsub()
+            listener.subscribe("gammon:matches")
+            assert listener.get_message(timeout=10)["type"] == "subscribe"  # the subscription is in place
+            ws_url = second.url.replace("http://", "ws://") + f"/api/matches/{match}/events"
+            with connect(ws_url, open_timeout=60) as stream:
+                seen = [json.loads(stream.recv(timeout=60)) for _ in state["history"]]
+                assert [event["seq"] for event in seen] == list(range(len(state["history"])))
+                players = {"alice": alice, "bob": bob}
+                mover = players[state["players"][state["to_act"]]]
+                if mover is bob:  # let alice act on the first server: a second move by each side
+                    state = bob.act(match, action="play", play=state["legal"][0])
+                    assert json.loads(stream.recv(timeout=60))["kind"] == "play"
+                    state = alice.act(match, action="roll")
+                    assert json.loads(stream.recv(timeout=60))["kind"] == "roll"
+                else:
+                    state = alice.act(match, action="play", play=state["legal"][0])
+                    assert json.loads(stream.recv(timeout=60))["kind"] == "play"
+                # the first server told the others through Redis
+                published = []
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline and str(match).encode() not in published:
+                    message = listener.get_message(timeout=1)
+                    if message and message["type"] == "message":
+                        published.append(message["data"])
+                assert str(match).encode() in published
+            final = play_out({"alice": alice, "bob": bob}, match, random.Random(4))
+            assert final["status"] == "finished"
+            assert bob.match(match)["history"] == final["history"]
+        finally:
+            first.stop()
+            second.stop()
