@@ -14,9 +14,9 @@ import datetime as dt
 import logging
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,6 +35,7 @@ from ..players.decisions import Decision
 
 log = logging.getLogger("gammon.server")
 COOKIE = "gammon_session"
+MatchId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the match's number")]
 SWEEP_SECONDS = 2.0
 
 
@@ -305,18 +306,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return [games.summary(row) for row in session.scalars(query).unique()]
 
     @app.get("/api/matches/{match_id}")
-    def get_match(match_id: int, session: DbSession = Depends(db)) -> dict[str, Any]:
+    def get_match(match_id: MatchId, session: DbSession = Depends(db)) -> dict[str, Any]:
         return games.view(session, games.get_row(session, match_id))
 
     @app.post("/api/matches/{match_id}/accept")
-    def accept(match_id: int, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
+    def accept(match_id: MatchId, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
         outcome = games.accept(session, user, games.get_row(session, match_id, lock=True))
         session.commit()
         server.after_action(match_id, outcome.bot_to_act)
         return games.view(session, outcome.row, outcome.match)
 
     @app.post("/api/matches/{match_id}/decline")
-    def decline(match_id: int, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
+    def decline(match_id: MatchId, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
         row = games.get_row(session, match_id, lock=True)
         games.decline(session, user, row)
         session.commit()
@@ -324,7 +325,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return games.view(session, row)
 
     @app.post("/api/matches/{match_id}/actions")
-    def action(match_id: int, body: ActionBody, user: User = Depends(current_user),
+    def action(match_id: MatchId, body: ActionBody, user: User = Depends(current_user),
                session: DbSession = Depends(db)) -> dict[str, Any]:
         row = games.get_row(session, match_id, lock=True)  # concurrent actions on a match queue here
         outcome = games.act(session, user, row, body.action, play=body.play, value=body.value, version=body.version)
@@ -333,7 +334,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return games.view(session, outcome.row, outcome.match)
 
     @app.get("/api/matches/{match_id}/record.mat", response_class=PlainTextResponse)
-    def record(match_id: int, session: DbSession = Depends(db)) -> PlainTextResponse:
+    def record(match_id: MatchId, session: DbSession = Depends(db)) -> PlainTextResponse:
         from ..record import MatchRecord
 
         row = games.get_row(session, match_id)
@@ -344,7 +345,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="match-{match_id}.mat"'})
 
     @app.websocket("/api/matches/{match_id}/events")
-    async def events(websocket: WebSocket, match_id: int, after: int = -1) -> None:
+    async def events(websocket: WebSocket, match_id: MatchId,
+                     after: Annotated[int, Query(ge=-1, le=2**31 - 1)] = -1) -> None:
         """Every event of the match in order, then each new one as it happens."""
         await websocket.accept()
         exists = await asyncio.to_thread(_match_exists, server, match_id)
@@ -427,7 +429,7 @@ def _match_exists(server: Server, match_id: int) -> bool:
         return db.get(MatchRow, match_id) is not None
 
 
-def _events_after(server: Server, match_id: int, seq: int) -> list[dict[str, Any]]:
+def _events_after(server: Server, match_id: MatchId, seq: int) -> list[dict[str, Any]]:
     with server.db() as db:
         rows = db.scalars(select(Event).where(Event.match_id == match_id, Event.seq > seq).order_by(Event.seq).limit(1000))
         return [games.event_view(event) for event in rows]
