@@ -260,6 +260,16 @@ class Position:
     def __iter__(self) -> Iterator[int]:
         return iter(self._board)
 
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG, for notebooks (None, so the text repr shows, for a board not drawable)."""
+        from .errors import GammonError
+        from .svg import board_svg
+
+        try:
+            return board_svg(self)
+        except GammonError:  # no checkers on either side: GameState, which the picture reads, refuses it
+            return None
+
 
 def _counts(given: object, what: str, size: int, layout: str = "bars and 24 points") -> tuple[int, ...]:
     """``given`` as ``size`` plain ints, or InvalidPositionError saying what was expected.

@@ -327,6 +327,12 @@ class GameState:
 
         return FibsBoard(self, player, opponent, you)
 
+    def _repr_svg_(self) -> str:
+        """The board with dice, cube and score as SVG, for notebooks."""
+        from .svg import board_svg
+
+        return board_svg(self)
+
     def __repr__(self) -> str:
         # Pasteable like python-chess's Board('fen'): the BPN plus whatever BPN cannot say.
         try:
