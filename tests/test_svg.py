@@ -365,3 +365,24 @@ def test_show_svg_loads_neither_numba_nor_the_kernel() -> None:
     status, modules = json.loads(result.stdout)
     assert status == 0 and "gammon.svg" in modules
     assert "numba" not in modules and "gammon.movegen" not in modules and "numpy" not in modules
+
+
+def test_the_last_play_is_drawn_where_it_was_made() -> None:
+    """Arrows of the play that led to a position start and end where they did before it was made."""
+
+    def arrows(svg: str) -> list[bytes]:
+        return [ET.tostring(g) for g in parse(svg).iter(f"{NS}g") if g.get("class") == "arrow"]
+
+    before = Position()
+    for text, count in (("8/5 6/5", 2), ("24/20 13/9", 2), ("6/5(2) 8/7(2)", 4)):
+        after = before.apply(text)
+        drawn_before = arrows(board_svg(before, play=text, orientation=Color.WHITE))
+        drawn_after = arrows(board_svg(after, play=text, mover=Color.WHITE, orientation=Color.WHITE))
+        assert drawn_before == drawn_after and len(drawn_before) == count
+
+
+def test_every_point_and_bar_half_is_clickable_over_its_whole_column() -> None:
+    found = groups(parse(CASES["opening"]()))
+    for name in [f"point-{p}" for p in range(1, 25)] + ["bar-white", "bar-black"]:
+        areas = [r for r in found[name].iter(f"{NS}rect") if r.get("class") == "area"]
+        assert len(areas) == 1 and float(areas[0].get("height")) == 180, name

@@ -336,6 +336,11 @@ class _Drawing:
         extra = "".join(f' data-{key}="{value}"' for key, value in data.items())
         return f'<g id="{self.ident(name)}" class="{classes}"{extra}><title>{escape(title)}</title>'
 
+    def hit_area(self, x: float, y: float, width: float) -> str:
+        """An invisible band over the whole half-column, so a click anywhere on a point (or bar half) hits its group."""
+        return (f'<rect class="area" x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" height="{_AREA_H}" '
+                f'fill="#000000" fill-opacity="0"/>')
+
     def highlight(self, x: float, y: float, width: float) -> str:
         """A translucent band over a point, a bar half or a tray: what is under it stays visible."""
         return (f'<rect class="highlight" x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" height="{_AREA_H}" '
@@ -361,6 +366,7 @@ class _Drawing:
         out = [self.group(name, "point", marked, data, f"{point}-point: {held}")]
         x = _point_x(point)
         lower = point <= 12
+        out.append(self.hit_area(x, _MID_BOTTOM if lower else _TOP, _POINT_W))
         base = _BOTTOM if lower else _TOP
         tip = base - _TRIANGLE_H if lower else base + _TRIANGLE_H
         fill = self.c["point_dark"] if point % 2 else self.c["point_light"]
@@ -381,6 +387,7 @@ class _Drawing:
                           f"{color.name.capitalize()}'s bar: {count} checker{'' if count == 1 else 's'}")]
         lower = color == self.view
         top = _MID_BOTTOM if lower else _TOP
+        out.append(self.hit_area(_BAR_X, top, _BAR_W))
         if name in marked:
             out.append(self.highlight(_BAR_X, top, _BAR_W))
         base = _MID_BOTTOM if lower else _MID_TOP
@@ -517,6 +524,19 @@ class _Drawing:
         heights = {point: count for point, (color, count) in self.points.items() if color == player}
         bar = self.position.bar(player)
         off = self.position.borne_off(player)
+        if player != self.position.turn:
+            # The play that led here: its checkers have landed, so the stacks are drawn as they stood before it.
+            for source, target in moves:
+                if source == BAR:
+                    bar += 1
+                else:
+                    point = self.number(player, source)
+                    heights[point] = heights.get(point, 0) + 1
+                if target == OFF:
+                    off -= 1
+                else:
+                    point = self.number(player, target)
+                    heights[point] = heights.get(point, 0) - 1
         out = ['<g class="arrows">']
         for source, target in moves:
             if source == BAR:
