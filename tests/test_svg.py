@@ -386,3 +386,12 @@ def test_every_point_and_bar_half_is_clickable_over_its_whole_column() -> None:
     for name in [f"point-{p}" for p in range(1, 25)] + ["bar-white", "bar-black"]:
         areas = [r for r in found[name].iter(f"{NS}rect") if r.get("class") == "area"]
         assert len(areas) == 1 and float(areas[0].get("height")) == 180, name
+
+
+def test_show_pips_hides_them_from_the_picture_but_not_from_the_words() -> None:
+    root = parse(board_svg(OWNED, show_pips=False))
+    sides = [t.text for t in root.iter(f"{NS}text") if (t.get("class") or "").startswith("side")]
+    assert sides == ["Black  ·  score 2", "White  ·  score 4"]
+    assert "Pips: White 163, Black 157." in root.find(f"{NS}title").text
+    shown = [t.text for t in parse(board_svg(OWNED)).iter(f"{NS}text") if (t.get("class") or "").startswith("side")]
+    assert shown == ["Black  ·  157 pips  ·  score 2", "White  ·  163 pips  ·  score 4"]

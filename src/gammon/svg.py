@@ -117,7 +117,8 @@ def board_svg(
     (a :class:`~gammon.play.Play` or move text, in its mover's numbering) is drawn as arrows,
     bar entries and bear-offs included; its mover is the side on roll unless ``mover`` says
     otherwise (the opponent, to show the play that led to this position). ``highlight``
-    takes point numbers 1-24 and element ids (``"bar-white"``, ``"off-black"``). ``colors``
+    takes point numbers 1-24 and element ids (``"bar-white"``, ``"off-black"``; without
+    ``id_prefix``). ``colors``
     overrides entries of :data:`DEFAULT_COLORS`. ``dice`` overrides the state's dice
     (``()``: none drawn). ``show_pips`` shows the pip counts beside the board; the title and
     description say them anyway. ``title`` replaces the generated title. ``id_prefix`` is
