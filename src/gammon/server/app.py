@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -20,6 +21,7 @@ from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket,
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import event as sqlalchemy_event
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as DbSession
@@ -27,7 +29,7 @@ from sqlalchemy.orm import Session as DbSession
 from ..workers import Workers, available_cores
 from . import accounts, games
 from .bots import BOT_PREFIX, DEFAULT_BOTS, BotDriver, Turn, check_bot
-from .database import migrate, open_engine, session_factory
+from .database import WRITE, migrate, open_engine, session_factory
 from .errors import Conflict, NotFound, ServerError, Unprocessable
 from .models import Event, MatchRow, RatingChange, User, utcnow
 from .notify import Notifier
@@ -103,10 +105,20 @@ class Server:
     workers: Workers | None = None
     driver: BotDriver | None = None
     tasks: list[asyncio.Task] = field(default_factory=list)
+    write_lock: Any = field(default_factory=lambda: _NoLock())
 
     @contextlib.contextmanager
-    def db(self) -> Iterator[DbSession]:
+    def db(self, write: bool = False) -> Iterator[DbSession]:
+        """A session, committed at the end; a writing one takes its turn first.
+
+        SQLite has one writer at a time: this server's writers queue on a lock rather than
+        poll SQLite's busy lock (which sleeps up to 100 ms between tries).
+        """
         session = self.sessions()
+        if write:
+            self.write_lock.acquire()  # released when this session's transaction ends (see _release)
+            session.info[WRITE] = True
+            session.connection(execution_options={WRITE: True})
         try:
             yield session
             session.commit()
@@ -115,6 +127,11 @@ class Server:
             raise
         finally:
             session.close()
+            self._release(session)
+
+    def _release(self, session: DbSession) -> None:
+        if session.info.pop(WRITE, False):
+            self.write_lock.release()
 
     # -- bots --------------------------------------------------------------------------------
     def next_turn(self, match_id: int) -> Turn | None:
@@ -134,7 +151,7 @@ class Server:
 
     def submit_bot(self, turn: Turn, decision: Decision) -> bool:
         try:
-            with self.db() as db:
+            with self.db(write=True) as db:
                 row = games.get_row(db, turn.match_id, lock=True)
                 bot = db.get(User, row.to_act_id) if row.to_act_id else None
                 if bot is None or not bot.is_bot:
@@ -187,6 +204,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if config.migrate:
             await asyncio.to_thread(migrate, server.engine)
         server.sessions = session_factory(server.engine)
+        if server.engine.dialect.name == "sqlite":
+            server.write_lock = threading.Lock()
+        # the write turn ends with the writing transaction, not with the request's answer
+        sqlalchemy_event.listen(server.sessions, "after_commit", server._release)
+        sqlalchemy_event.listen(server.sessions, "after_rollback", server._release)
         server.loop = asyncio.get_running_loop()
         server.notifier = Notifier(config.redis_url)
         await server.notifier.start()
@@ -227,8 +249,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         log.warning("database busy: %s", error)
         return JSONResponse({"detail": "the database is busy: try again"}, status_code=503)
 
-    def db() -> Iterator[DbSession]:
-        with server.db() as session:
+    def db(request: Request) -> Iterator[DbSession]:
+        with server.db(write=request.method != "GET") as session:
             yield session
 
     def token_of(request: Request) -> str | None:
@@ -397,6 +419,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
+class _NoLock:
+    """PostgreSQL's writers need no turn-taking here: its row locks order them."""
+
+    def acquire(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+
 def _int_type():  # type: ignore[no-untyped-def]
     from sqlalchemy import Integer
 
@@ -431,8 +463,7 @@ def _match_exists(server: Server, match_id: int) -> bool:
 
 def _events_after(server: Server, match_id: MatchId, seq: int) -> list[dict[str, Any]]:
     with server.db() as db:
-        rows = db.scalars(select(Event).where(Event.match_id == match_id, Event.seq > seq).order_by(Event.seq).limit(1000))
-        return [games.event_view(event) for event in rows]
+        return games.events_between(db, match_id, seq)
 
 
 def _user_view(session: DbSession, user: User, recent: bool = False) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from sqlalchemy.orm import sessionmaker
 from .errors import ServerConfigError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The execution option of a session that will write (see :func:`open_engine`).
+WRITE = "gammon_write"
 
 
 def default_url() -> str:
@@ -39,15 +41,18 @@ def open_engine(url: str | None = None) -> Engine:
         def _pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives the process being killed
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
 
         @event.listens_for(engine, "begin")
         def _begin(connection) -> None:  # type: ignore[no-untyped-def]
-            # Take the write lock at the start: a version check and its update are one step.
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            # A writing transaction takes the write lock at its start, so its version check and
+            # its update are one step and it waits its turn (busy_timeout) instead of failing
+            # to upgrade a read lock; readers do not queue behind writers (WAL).
+            write = connection.get_execution_options().get(WRITE, False)
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return _sqlite_manual_transactions(engine)
     if parsed.get_backend_name() != "postgresql":

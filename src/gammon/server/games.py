@@ -299,7 +299,8 @@ def _commit(db: DbSession, row: MatchRow, match: Match, recorder: _Recorder, *, 
         values["game_start"] = recorder.game_start
     if status is not None:
         values["status"] = status
-    changed = db.execute(update(MatchRow).where(MatchRow.id == row.id, MatchRow.version == version).values(**values))
+    changed = db.execute(update(MatchRow).where(MatchRow.id == row.id, MatchRow.version == version).values(**values)
+                         .execution_options(synchronize_session=False))
     if changed.rowcount != 1:
         db.rollback()
         raise Conflict(f"match {row.id} has moved on from version {version}: reload it and act again")
@@ -343,7 +344,8 @@ def _finish(db: DbSession, row: MatchRow, match: Match) -> None:
     result = match.results[-1]
     winner_id = row.white_id if result.winner == Color.WHITE else row.black_id
     finished = utcnow()
-    db.execute(update(MatchRow).where(MatchRow.id == row.id).values(winner_id=winner_id, finished=finished))
+    db.execute(update(MatchRow).where(MatchRow.id == row.id).values(winner_id=winner_id, finished=finished)
+               .execution_options(synchronize_session=False))
     set_committed_value(row, "winner_id", winner_id)
     set_committed_value(row, "finished", finished)
     if row.length:
@@ -518,9 +520,7 @@ def view(db: DbSession, row: MatchRow, match: Match | None = None, *, history: b
         if out["actions"] and "play" in out["actions"]:
             out["legal"] = [str(p) for p in match.legal_plays]
     if history:
-        out["history"] = [event_view(event) for event in
-                          db.scalars(select(Event).where(Event.match_id == row.id, Event.seq < row.next_seq)
-                                     .order_by(Event.seq))]
+        out["history"] = events_between(db, row.id, -1, row.next_seq)
     return out
 
 
@@ -532,9 +532,20 @@ def _written(notation: Callable[[], str]) -> str | None:
         return None
 
 
-def event_view(event: Event) -> dict[str, Any]:
-    return {"seq": event.seq, "game": event.game, "kind": event.kind, "color": event.color,
-            "description": event.description, "data": event.data, "at": event.at.isoformat() + "Z"}
+_EVENT_COLUMNS = (Event.seq, Event.game, Event.kind, Event.color, Event.description, Event.data, Event.at)
+
+
+def events_between(db: DbSession, match_id: int, after: int, before: int | None = None) -> list[dict[str, Any]]:
+    """The events numbered after ``after`` (and below ``before``) as the API shows them, in order.
+
+    Read as plain rows, not ORM objects: a long match's history is read on every view.
+    """
+    query = select(*_EVENT_COLUMNS).where(Event.match_id == match_id, Event.seq > after)
+    if before is not None:
+        query = query.where(Event.seq < before)
+    return [{"seq": seq, "game": game, "kind": kind, "color": color, "description": description, "data": data,
+             "at": at.isoformat() + "Z"}
+            for seq, game, kind, color, description, data, at in db.execute(query.order_by(Event.seq))]
 
 
 def summary(row: MatchRow) -> dict[str, Any]:
