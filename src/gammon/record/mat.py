@@ -1,0 +1,279 @@
+"""GNU Backgammon/Jellyfish ``.mat`` text: reading it and writing it as GNU Backgammon exports it.
+
+A game is a score line (black on the left, as GNU Backgammon's player 0) and numbered rows,
+each holding black's turn then white's: ``52: 13/8 8/6`` (bar 25, off 0, ``*`` a hit),
+`` Doubles => 2``, `` Takes``, `` Drops``, `` Beavers => 4``, and a closing ``Wins N points``
+written in the winner's column. Resignations are not written (GNU Backgammon writes none): a
+game that ends unfinished with a ``Wins`` line was resigned, and is read back so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..match import Action, ActionKind
+from ..position import Color
+from .model import MatchRecord, RecordError, Rules, build
+
+__all__ = ["read_mat", "write_mat"]
+
+#: Metadata keys and the header tags that carry them.
+TAGS = {"event": "Event", "date": "EventDate", "site": "Site", "round": "Round", "annotator": "Annotator",
+        "transcriber": "Transcriber", "comment": "Comment", "time": "EventTime"}
+_RULE_TAGS = ("Crawford", "Jacoby", "Beaver", "CubeLimit")
+_COLUMN = 28  # width of black's column, as GNU Backgammon pads it
+_HEADER = re.compile(r";\s*\[\s*([^\s\"\]]+)\s+\"(.*)\"\s*\]\s*")
+_LENGTH = re.compile(r"\s*(\d+)\s+point\s+match\s*", re.IGNORECASE)
+_GAME = re.compile(r"\s*Game\s+(\d+)\s*", re.IGNORECASE)
+_SCORE = re.compile(r"\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*")
+_ROW = re.compile(r"(\s*)(\d+)\)(.*)")
+_WINS = re.compile(r"(\s*)Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\s*", re.IGNORECASE)
+_STEP = re.compile(r"(\d+|bar)/(\d+|off)(\*?)(\(\d\))?", re.IGNORECASE)
+
+
+# -- reading ----------------------------------------------------------------------------------
+class _Game:
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self.score: tuple[int, int] | None = None
+        self.names: tuple[str, str] | None = None
+        self.actions: list[Action | tuple[Color, str]] = []
+        self.moves: list[int] = []
+        self.cells = 0
+        self.row = 0
+        self.first: Color | None = None
+        self.declared: tuple[Color, int] | None = None
+
+
+def read_mat(text: str) -> MatchRecord:
+    """Read ``.mat`` text; any line that is not what the format allows is a RecordError naming it."""
+    metadata: dict[str, str] = {}
+    rules: dict[str, str] = {}
+    length: int | None = None
+    games: list[_Game] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        where = f"line {number}"
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            header = _HEADER.fullmatch(line.strip())
+            if header is None:
+                continue  # a comment
+            tag, value = header.group(1), header.group(2)
+            if tag in _RULE_TAGS:
+                rules[tag] = value
+            else:
+                key = next((k for k, t in TAGS.items() if t.lower() == tag.lower()), tag)
+                metadata[key] = value.replace(".", "-") if key == "date" else value
+            continue
+        if (found := _LENGTH.fullmatch(line)) is not None and not games:
+            length = int(found.group(1))
+            continue
+        if (found := _GAME.fullmatch(line)) is not None:
+            if length is None:
+                raise RecordError(where, "a game before the ' N point match' line")
+            if int(found.group(1)) != len(games) + 1:
+                raise RecordError(where, f"expected game {len(games) + 1}, found {found.group(1)}")
+            games.append(_Game(number))
+            continue
+        if not games:
+            raise RecordError(where, f"expected ' N point match' or ' Game 1', found {line.strip()!r}")
+        game = games[-1]
+        if game.declared is not None:
+            raise RecordError(where, f"nothing may follow the 'Wins' line of game {len(games)}, found {line.strip()!r}")
+        if (found := _WINS.fullmatch(line)) is not None:
+            # The winner's column: white's starts after the row number and black's column.
+            winner = Color.WHITE if len(found.group(1)) > 5 + _COLUMN // 2 else Color.BLACK
+            game.declared = (winner, int(found.group(2)))
+            continue
+        if (found := _ROW.fullmatch(line)) is not None:
+            _read_row(game, int(found.group(2)), found.group(3), where)
+            continue
+        if game.score is None and (found := _SCORE.fullmatch(line)) is not None:
+            game.names = (found.group(1), found.group(3))
+            game.score = (int(found.group(2)), int(found.group(4)))  # indexed by Color: black 0 (left), white 1
+            continue
+        raise RecordError(where, f"expected a score line 'NAME : N   NAME : N', a numbered row or 'Wins N points', "
+                          f"found {line.strip()!r}")
+    if length is None:
+        raise RecordError("", "no ' N point match' line: not a .mat file")
+    for index, game in enumerate(games, 1):
+        if game.score is None:
+            raise RecordError(f"line {game.line}", f"game {index} has no score line 'NAME : N   NAME : N'")
+    black, white = games[0].names if games else ("black", "white")  # type: ignore[misc]
+    parsed = _rules(rules, length)
+    if "Beaver" not in rules and any(isinstance(a, Action) and a.kind == ActionKind.BEAVER
+                                     for g in games for a in g.actions):
+        parsed = Rules(parsed.crawford, parsed.jacoby, True, parsed.cube_limit)  # GNU Backgammon does not say
+    candidates = [parsed]
+    if length == 0 and "Jacoby" not in rules:
+        candidates.append(Rules(parsed.crawford, True, parsed.beavers, parsed.cube_limit))  # unsaid: try both
+    for attempt, candidate in enumerate(candidates):
+        try:
+            return build(white, black, length, candidate, [(g.score, g.actions, g.declared) for g in games],
+                         start_score=games[0].score if games else (0, 0),  # type: ignore[arg-type]
+                         metadata=metadata, moves=[g.moves for g in games])
+        except RecordError:
+            if attempt + 1 == len(candidates):
+                raise
+    raise AssertionError("unreachable")
+
+
+def _rules(tags: dict[str, str], length: int) -> Rules:
+    def on(tag: str, default: bool) -> bool:
+        value = tags.get(tag)
+        if value is None:
+            return default
+        if value.lower() not in ("on", "off", "true", "false", "yes", "no"):
+            raise RecordError(f"[{tag}]", f"expected \"On\" or \"Off\", found {value!r}")
+        return value.lower() in ("on", "true", "yes")
+
+    limit = tags.get("CubeLimit")
+    if limit is not None and not (limit.isascii() and limit.isdigit() and int(limit) > 0):
+        raise RecordError("[CubeLimit]", f"expected a cube value such as \"64\", found {limit!r}")
+    return Rules(on("Crawford", length > 0), on("Jacoby", False), on("Beaver", False),
+                 int(limit) if limit is not None else None)
+
+
+def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
+    if game.cells and row != game.row + 1:
+        raise RecordError(where, f"expected row {game.row + 1}, found row {row}")
+    game.row = row
+    tokens = [(m.start(), m.group()) for m in re.finditer(r"\S+", rest)]
+    cells: list[tuple[int, list[str]]] = []
+    for start, token in tokens:
+        if re.fullmatch(r"\d\d:", token) or token.lower() in ("doubles", "takes", "take", "drops", "drop", "passes",
+                                                             "beavers", "beaver"):
+            cells.append((start, [token]))
+        elif cells:
+            cells[-1][1].append(token)
+        else:
+            raise RecordError(where, f"expected a roll such as '52:' or a cube action, found {token!r}")
+    if not cells:
+        raise RecordError(where, f"row {row} is empty")
+    if game.cells == 0:
+        # Who won the opening roll: the first cell's column (white's starts past black's).
+        game.first = Color.WHITE if cells[0][0] > _COLUMN // 2 else Color.BLACK
+        if row != 1:
+            raise RecordError(where, f"expected row 1, found row {row}")
+    if len(cells) > 2:
+        raise RecordError(where, "a row holds at most two turns, black's then white's")
+    for _, words in cells:
+        color = game.first if game.cells % 2 == 0 else game.first.other  # type: ignore[union-attr]
+        _read_cell(game, color, words, row, where)  # type: ignore[arg-type]
+        game.cells += 1
+
+
+def _read_cell(game: _Game, color: Color, words: list[str], row: int, where: str) -> None:
+    head = words[0].lower()
+    if head.endswith(":"):
+        dice = (int(head[0]), int(head[1]))
+        if not all(1 <= d <= 6 for d in dice):
+            raise RecordError(where, f"dice are 1-6, found {words[0]!r}")
+        if game.cells == 0:
+            if dice[0] == dice[1]:
+                raise RecordError(where, f"an opening roll is two different dice, found {words[0]!r}")
+            roll = Action(ActionKind.OPENING_ROLL, color, dice=(max(dice), min(dice)))
+        else:
+            roll = Action(ActionKind.ROLL, color, dice=dice)
+        steps = []
+        for word in words[1:]:
+            step = _STEP.fullmatch(word)
+            if step is None:
+                raise RecordError(where, f"expected a checker move such as '13/8', '25/21*' or '6/0', found {word!r}")
+            source = "bar" if step.group(1).lower() in ("25", "bar") else step.group(1)
+            target = "off" if step.group(2).lower() in ("0", "off") else step.group(2)
+            steps.append(f"{source}/{target}{step.group(3)}{step.group(4) or ''}")
+        game.actions += [roll, (color, " ".join(steps))]
+        game.moves += [row, row]
+        return
+    value = words[2] if len(words) == 3 and words[1] == "=>" else None
+    if head in ("doubles", "beavers"):
+        if value is None or not value.isdigit():
+            raise RecordError(where, f"expected '{words[0]} => N', found {' '.join(words)!r}")
+        kind = ActionKind.DOUBLE if head == "doubles" else ActionKind.BEAVER
+    elif len(words) != 1:
+        raise RecordError(where, f"expected nothing after {words[0]!r}, found {' '.join(words[1:])!r}")
+    else:
+        kind = ActionKind.TAKE if head in ("takes", "take") else ActionKind.DROP
+    game.actions.append(Action(kind, color))
+    game.moves.append(row)
+
+
+# -- writing ----------------------------------------------------------------------------------
+def write_mat(record: MatchRecord) -> str:
+    """The record laid out as GNU Backgammon exports ``.mat``; :func:`read_mat` reads it back the same."""
+    lines: list[str] = []
+    for key, value in record.metadata.items():
+        tag = TAGS.get(key, key)
+        lines.append(f'; [{tag} "{value.replace(chr(45), ".") if key == "date" else value}"]')
+    rules = record.rules
+    if rules.crawford != (record.length > 0):
+        lines.append(f'; [Crawford "{"On" if rules.crawford else "Off"}"]')
+    if rules.jacoby:
+        lines.append('; [Jacoby "On"]')
+    if rules.beavers and not _beavered(record):  # a beaver played says so itself
+        lines.append('; [Beaver "On"]')
+    if rules.cube_limit is not None:
+        lines.append(f'; [CubeLimit "{rules.cube_limit}"]')
+    lines += ["", f" {record.length} point match", ""]  # the blank line even without headers, as gnubg
+    for number, game in enumerate(record.games, 1):
+        lines.append(f" Game {number}")
+        left = f"{record.black} : {game.score[Color.BLACK]}"
+        lines.append(f" {left:<31}{record.white} : {game.score[Color.WHITE]}")
+        lines += _rows(game.actions)
+        if game.result is not None:
+            points = game.result.points
+            pad = 5 + _COLUMN if game.result.winner == Color.WHITE else 5
+            lines.append(f"{'':{pad}} Wins {points} point{'' if points == 1 else 's'}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _rows(actions: tuple[Action, ...]) -> list[str]:
+    cells: list[str] = []
+    first: Color | None = None
+    for index, action in enumerate(actions):
+        kind = action.kind
+        if kind in (ActionKind.OPENING_ROLL, ActionKind.ROLL):
+            if first is None:
+                first = action.color
+            continue
+        if kind == ActionKind.PLAY:
+            dice = actions[index - 1].dice
+            assert dice is not None
+            steps = [f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in action.play.moves]  # type: ignore[union-attr]
+            cells.append(f"{dice[0]}{dice[1]}: " + "".join(s + " " for s in steps).rstrip(" " if len(steps) == 4 else ""))
+        elif kind == ActionKind.DOUBLE:
+            cells.append(f" Doubles => {2 * _cube_before(actions, index)}")
+        elif kind == ActionKind.BEAVER:
+            cells.append(f" Beavers => {4 * _cube_before(actions, index)}")
+        elif kind == ActionKind.TAKE:
+            cells.append(" Takes")
+        elif kind == ActionKind.DROP:
+            cells.append(" Drops")
+    if first == Color.WHITE and cells:
+        cells.insert(0, "")
+    rows = []
+    for row in range(0, len(cells), 2):
+        left = cells[row]
+        right = cells[row + 1] if row + 1 < len(cells) else ""
+        gap = " " if right and len(left) >= _COLUMN else ""  # a long play still leaves white's column apart
+        rows.append(f"{row // 2 + 1:3d}) {left:<{_COLUMN}}{gap}{right}")
+    return rows
+
+
+def _beavered(record: MatchRecord) -> bool:
+    return any(a.kind == ActionKind.BEAVER for g in record.games for a in g.actions)
+
+
+def _cube_before(actions: tuple[Action, ...], index: int) -> int:
+    """The cube's value before the action at ``index`` (doubled by each take, quadrupled by each beaver)."""
+    cube = 1
+    for action in actions[:index]:
+        if action.kind == ActionKind.TAKE:
+            cube *= 2
+        elif action.kind == ActionKind.BEAVER:
+            cube *= 4
+    return cube
