@@ -11,6 +11,8 @@ import sys
 import pytest
 from fastapi.testclient import TestClient
 
+from gammon import Color
+from gammon.record import MatchRecord
 from gammon.server.app import ServerConfig, create_app
 from gammon.server.ratings import rating_change
 from server_support import Client, choose, database, play_out
@@ -161,6 +163,9 @@ def test_a_whole_match_between_people_to_the_end_with_ratings_lists_and_record(h
     assert http.get("/api/matches", params={"user": "alice", "status": "playing"}).json() == []
     record = http.get(f"/api/matches/{match['id']}/record.mat")
     assert record.status_code == 200 and "3 point match" in record.text and "alice" in record.text
+    replayed = MatchRecord.from_mat(record.text).to_match()  # read back and refereed again
+    assert replayed.is_over and replayed.score[Color.WHITE] == final["score"]["white"]
+    assert replayed.score[Color.BLACK] == final["score"]["black"]
 
 
 def test_a_match_against_a_bot_is_accepted_at_once_and_played_by_the_server(http):
