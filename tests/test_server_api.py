@@ -21,7 +21,7 @@ from server_support import Client, choose, database, play_out
 @pytest.fixture(params=["sqlite", "postgresql"])
 def http(request, tmp_path):
     with database(request.param, tmp_path) as url:
-        with TestClient(create_app(ServerConfig(db_url=url, bot_workers=1))) as client:
+        with TestClient(create_app(ServerConfig(db_url=url, bot_workers=1, hint_player="pubeval"))) as client:
             yield client
 
 
@@ -257,3 +257,28 @@ def test_the_openapi_document_is_served(http):
     document = http.get("/api/openapi.json").json()
     for path in ("/api/users", "/api/sessions", "/api/matches", "/api/matches/{match_id}/actions", "/api/toplist"):
         assert path in document["paths"]
+
+
+def test_hints_and_cube_hints_only_where_the_match_allows_them_and_only_for_the_side_to_act(http):
+    alice, bob = people(http, "alice", "bob")
+    plain = alice.challenge("bob", length=3)
+    bob.accept(plain["id"])
+    helped = alice.challenge("bob", length=3, hints=True, cube_hints=True)
+    state = bob.accept(helped["id"])
+    players = {"alice": alice, "bob": bob}
+    mover = players[state["players"][state["to_act"]]]
+    other = bob if mover is alice else alice
+    assert http.get(f"/api/matches/{plain['id']}/hint", headers=mover.headers).status_code == 403
+    assert http.get(f"/api/matches/{helped['id']}/hint", headers=other.headers).status_code == 403
+    http.cookies.clear()
+    assert http.get(f"/api/matches/{helped['id']}/hint").status_code == 401
+    answer = http.get(f"/api/matches/{helped['id']}/hint", headers=mover.headers)
+    assert answer.status_code == 200, answer.text
+    plays = answer.json()["plays"]
+    assert sorted(p["play"] for p in plays) == sorted(state["legal"]) and plays[0]["loss"] == 0
+    assert all(a["equity"] >= b["equity"] for a, b in zip(plays, plays[1:]))
+    assert http.get(f"/api/matches/{helped['id']}/cube_hint", headers=mover.headers).status_code == 422  # rolled
+    state = mover.act(helped["id"], action="play", play=plays[0]["play"])
+    cube = http.get(f"/api/matches/{helped['id']}/cube_hint", headers=other.headers)
+    assert cube.status_code == 200 and cube.json()["action"] and isinstance(cube.json()["double"], bool)
+    assert http.get(f"/api/matches/{helped['id']}/hint", headers=other.headers).status_code == 422  # not rolled

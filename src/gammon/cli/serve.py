@@ -32,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--redis", metavar="URL", help="Redis for events between servers, e.g. redis://127.0.0.1:6379")
     serve.add_argument("--bot", action="append", default=[], metavar="PLAYER",
                        help="offer an external engine as a bot too (gnubg:0, ubgi:CMD); repeatable")
+    serve.add_argument("--hint-player", default=None, metavar="PLAYER",
+                       help="who answers hints and cube hints where a match allows them (default nn:2)")
     serve.add_argument("--bot-workers", type=int, metavar="N", help="processes thinking for bots (default: cores, at most 2)")
     serve.add_argument("--migrate-only", action="store_true", help="bring the database's schema up to date and exit")
     serve.set_defaults(handler=_serve)
@@ -59,6 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"gammon serve: --bot-workers: expected 1-64, got {args.bot_workers}", file=sys.stderr)
         return 2
     external = tuple(str(parse_player(name)) for name in args.bot)
+    hint_player = str(parse_player(args.hint_player)) if args.hint_player else None
     engine = open_engine(args.db)
     try:
         migrate(engine)
@@ -75,6 +78,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     config = ServerConfig(db_url=args.db, redis_url=args.redis, bot_workers=args.bot_workers, external_bots=external,
                           migrate=False)
+    if hint_player is not None:
+        config.hint_player = hint_player
     print(f"gammon serve: http://{args.host}:{args.port}/ (database {engine.url.render_as_string(hide_password=True)})",
           flush=True)
     try:

@@ -26,11 +26,13 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as DbSession
 
+from ..state import GameState
 from ..workers import Workers, available_cores
 from . import accounts, games
-from .bots import BOT_PREFIX, DEFAULT_BOTS, BotDriver, Turn, check_bot
+from ..players import DEFAULT_HINT_PLAYER
+from .bots import BOT_PREFIX, DEFAULT_BOTS, BotDriver, Turn, check_bot, cube_hint_task, hint_task
 from .database import WRITE, migrate, open_engine, session_factory
-from .errors import Conflict, NotFound, ServerError, Unprocessable
+from .errors import Conflict, Forbidden, NotFound, ServerError, Unprocessable
 from .models import Event, MatchRow, RatingChange, User, utcnow
 from .notify import Notifier
 from ..players.decisions import Decision
@@ -50,6 +52,7 @@ class ServerConfig:
     bot_workers: int | None = None  #: processes thinking for bots (default: every core)
     external_bots: tuple[str, ...] = ()  #: gnubg:N and ubgi:CMD players the operator offers
     migrate: bool = True
+    hint_player: str = DEFAULT_HINT_PLAYER  #: who answers hints and cube hints, where a match's options allow them
 
 
 # -- request bodies -----------------------------------------------------------------------------
@@ -253,12 +256,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         with server.db(write=request.method != "GET") as session:
             yield session
 
-    def token_of(request: Request) -> str | None:
-        header = request.headers.get("authorization", "")
-        if header.lower().startswith("bearer "):
-            return header[7:].strip()
-        return request.cookies.get(COOKIE)
-
     def current_user(request: Request, session: DbSession = Depends(db)) -> User:
         return accounts.user_of_token(session, token_of(request))
 
@@ -354,6 +351,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         session.commit()
         server.after_action(match_id, outcome.bot_to_act)
         return games.view(session, outcome.row, outcome.match)
+
+    @app.get("/api/matches/{match_id}/hint")
+    async def play_hint(match_id: MatchId, request: Request) -> dict[str, Any]:
+        """The plays of your roll ranked, when the match's ``hints`` option is on."""
+        state = await asyncio.to_thread(_hint_state, server, request, match_id, "hints")
+        if state.dice is None:
+            raise Unprocessable("a play hint is for a rolled turn: roll first (or ask for a cube hint)")
+        plays = await asyncio.wrap_future(server.workers.submit(hint_task, config.hint_player, state))  # type: ignore[union-attr]
+        return {"player": config.hint_player, "plays": plays}
+
+    @app.get("/api/matches/{match_id}/cube_hint")
+    async def cube_hint(match_id: MatchId, request: Request) -> dict[str, Any]:
+        """Double, take or pass, when the match's ``cube_hints`` option is on."""
+        state = await asyncio.to_thread(_hint_state, server, request, match_id, "cube_hints")
+        if state.dice is not None or state.resignation is not None:
+            raise Unprocessable("a cube hint is before rolling, or when a double is offered to you")
+        decision = await asyncio.wrap_future(server.workers.submit(cube_hint_task, config.hint_player, state))  # type: ignore[union-attr]
+        return {"player": config.hint_player, **decision}
 
     @app.get("/api/matches/{match_id}/record.mat", response_class=PlainTextResponse)
     def record(match_id: MatchId, session: DbSession = Depends(db)) -> PlainTextResponse:
@@ -454,6 +469,26 @@ def _opponent(session: DbSession, text: str, external: tuple[str, ...]) -> User:
     if user is None or user.is_bot:
         raise Unprocessable(f"opponent: no user {text!r} (a bot is named bot:PLAYER, e.g. bot:{DEFAULT_BOTS[2]})")
     return user
+
+
+def token_of(request: Request) -> str | None:
+    """The bearer token, or the web client's cookie."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.cookies.get(COOKIE)
+
+
+def _hint_state(server: Server, request: Request, match_id: int, option: str) -> GameState:
+    """The state a hint is asked about: the asker must be the side to act, and the option on."""
+    with server.db() as db:
+        user = accounts.user_of_token(db, token_of(request))
+        row = games.get_row(db, match_id)
+        if not row.options.get(option):
+            raise Forbidden(f"{option.replace('_', ' ')} are off in match {match_id}")
+        if row.status != "playing" or row.to_act_id != user.id:
+            raise Forbidden(f"a hint is for the side to act, and it is not {user.name}")
+        return games.load(db, row).state
 
 
 def _match_exists(server: Server, match_id: int) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import InvalidPlayerError
-from ..players import Player, load_player, parse_player
+from ..players import Player, cube_hint, hint, load_player, parse_player
 from ..players.decisions import Decision, decide
 from ..state import GameState
 from .errors import Unprocessable
@@ -55,11 +55,27 @@ class Turn:
 
 def think(turn: Turn) -> Decision:
     """In a worker: the bot's decision (players are loaded once per worker and kept)."""
-    player = _players.get(turn.bot)
-    if player is None:
-        player = _players[turn.bot] = load_player(turn.bot)
+    player = _player(turn.bot)
     player.reseed(turn.match_id * 100_003 + turn.version)
     return decide(player, turn.state, may_double=turn.may_double, may_beaver=turn.may_beaver)
+
+
+def _player(name: str) -> Player:
+    player = _players.get(name)
+    if player is None:
+        player = _players[name] = load_player(name)
+    return player
+
+
+def hint_task(player: str, state: GameState) -> list[dict]:
+    """In a worker: every legal play of the side to act, ranked (as ``gammon hint`` ranks them)."""
+    assert state.dice is not None
+    return [hint.as_dict() for hint in hint(state, *state.dice, player=_player(player))]
+
+
+def cube_hint_task(player: str, state: GameState) -> dict:
+    """In a worker: the cube decision of the side on roll (with a double pending: the doubler's)."""
+    return cube_hint(state, _player(player)).as_json()
 
 
 class BotDriver:
