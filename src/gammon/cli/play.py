@@ -20,7 +20,7 @@ from ..errors import GammonError, IllegalActionError
 from ..match import Match
 from ..notation import whole_number
 from ..players import Player, load_player
-from ..cube.context import CubeContext
+from ..players.decisions import accepts_resignation, takes, wants_double
 from ..evaluation import Response
 from ..play import BAR, OFF, LegalPlays, Play
 from ..position import Color
@@ -63,19 +63,12 @@ def random_opponent(seed: int | None = None) -> Opponent:
 
 def player_opponent(player: Player) -> Opponent:
     """An engine player as the opponent: its plays, cube decisions and resignation answers
-    all come from its cubeful search at its own depth (score and cube included)."""
-
-    def context(state: GameState) -> CubeContext:
-        return CubeContext.from_state(state)
-
-    def accept(state: GameState) -> bool:
-        assert state.resignation is not None
-        return player.accept_resignation(state.position.array(), context(state), int(state.resignation))
-
+    all come from its cubeful search at its own depth (score and cube included), decided as
+    every host decides a bot's turn (:mod:`gammon.players.decisions`)."""
     return Opponent(choose=player,
-                    double=lambda state: player.should_double(state.position.array(), context(state)),
-                    take=lambda state: player.answer_double(state.position.array(), context(state)) is not Response.PASS,
-                    accept=accept, name=f"{player.name} bot")
+                    double=lambda state: wants_double(player, state),
+                    take=lambda state: takes(player, state) is not Response.PASS,
+                    accept=lambda state: accepts_resignation(player, state), name=f"{player.name} bot")
 
 
 class _Quit(Exception):
