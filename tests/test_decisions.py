@@ -32,5 +32,7 @@ def test_a_hopeless_double_is_dropped_and_a_cheap_resignation_rejected():
     bot = load_player("pubeval")
     assert decide(bot, race.replace(double_offered=True), may_double=False).kind == "drop"
     # black, on roll there, offers a single game while it is losing a backgammon: rejected
+    # (by the net: pubeval estimates no gammons)
+    bot = load_player("nn")
     doomed = GameState(position=Position.from_checkers(white, black, Color.BLACK), resignation=Resignation.SINGLE)
     assert decide(bot, doomed, may_double=False).kind == "reject"
