@@ -1,0 +1,195 @@
+"""gammon analyse: the invariants of an analysis, its JSON contract, its HTML report, and how its
+verdicts compare with GNU Backgammon's own analysis of the same matches (tests/records)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from contextlib import redirect_stdout
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from gammon import Match
+from gammon.analysis import THRESHOLDS, Analysis, analyse, mark, rating
+from gammon.cli import main
+from gammon.dice import SeededDice
+from gammon.match import ActionKind
+from gammon.players import cube_hint, hint, load_player
+from gammon.record import MatchRecord
+
+RECORDS = Path(__file__).parent / "records"
+ANALYST = "nn:0"
+_cache: dict[str, Analysis] = {}
+
+
+def analysed(name: str) -> Analysis:
+    if name not in _cache:
+        _cache[name] = analyse(MatchRecord.read(str(RECORDS / name)), ANALYST, workers=1)
+    return _cache[name]
+
+
+def test_marks_and_ratings_follow_gnubg() -> None:
+    assert [mark(e) for e in (0.0, 0.03, 0.031, 0.06, 0.07, 0.12, 0.5)] == [
+        None, None, "doubtful", "doubtful", "error", "error", "blunder"]
+    assert THRESHOLDS[0] == (0.12, "blunder")
+    assert [rating(r) for r in (0.001, 0.004, 0.007, 0.011, 0.017, 0.025, 0.034, 0.05)] == [
+        "Supernatural", "World class", "Expert", "Advanced", "Intermediate", "Casual player", "Beginner", "Awful!"]
+
+
+def test_a_player_who_plays_the_analysts_choice_makes_no_error() -> None:
+    analyst = load_player(ANALYST)
+    match = Match(3, dice=SeededDice(7))
+    while not match.is_over and len(match.history) < 400:
+        state = match.state
+        if match.game_over:
+            match.new_game()
+        elif state.status.name == "NONE":
+            match.roll()
+        elif state.double_offered:
+            decision = cube_hint(state, analyst)
+            (match.take if decision.take else match.drop)()
+        elif state.dice is None:
+            if match.can_double() and cube_hint(state, analyst).double:
+                match.double()
+            else:
+                match.roll()
+        else:
+            match.play(hint(state, *state.dice, analyst)[0].play)
+    record = MatchRecord.from_match(match, white="copy", black="cat")
+    result = analyse(record, analyst)
+    checker = [d for d in result.decisions if d.kind == "checker"]
+    assert checker and all(d.error == pytest.approx(0.0, abs=1e-9) for d in checker)
+    assert all(d.error == pytest.approx(0.0, abs=1e-9) for d in result.decisions)
+    assert result.players[match.winner].result == 0.5  # type: ignore[index]
+
+
+@pytest.mark.parametrize("name", ["match3.sgf", "match5.mat", "money.sgf"])
+def test_errors_are_never_negative_and_totals_add_up(name: str) -> None:
+    result = analysed(name)
+    assert all(d.error >= 0 for d in result.decisions)
+    for side in result.players.values():
+        mine = [d for d in result.decisions if d.color == side.color and not d.forced]
+        assert side.checker_error == pytest.approx(sum(d.error for d in mine if d.kind == "checker"))
+        assert side.cube_error == pytest.approx(sum(d.error for d in mine if d.kind == "cube"))
+        assert side.checker_decisions == sum(d.kind == "checker" for d in mine)
+
+
+def _gnubg_statistics(name: str) -> dict[str, list[float]]:
+    """GNU Backgammon's figures for both players (player 0 = black first) from its statistics text."""
+    text = (RECORDS / name).read_text()
+    figures: dict[str, list[float]] = {}
+    for label in ("Unforced moves", "Error rate mEMG"):
+        rows = re.findall(rf"^{re.escape(label)}.*?(-?[\d.]+)\s.*?(-?[\d.]+)\s", text, re.MULTILINE)
+        figures[label] = [abs(float(v)) for v in rows[-1]]  # the last: the overall figure
+    return figures
+
+
+@pytest.mark.parametrize("name", ["match3", "match5", "money"])
+def test_same_decisions_and_ranking_as_gnubg(name: str) -> None:
+    result = analysed(f"{name}.sgf")
+    gnubg = _gnubg_statistics(f"{name}.txt")
+    black, white = result.players[0], result.players[1]  # Color.BLACK is gnubg's player 0
+    assert [black.checker_decisions, white.checker_decisions] == gnubg["Unforced moves"]
+    rates = gnubg["Error rate mEMG"]
+    # The player GNU Backgammon finds worse is the one gammon finds worse (the noisier bot).
+    assert (black.error_rate > white.error_rate) == (rates[0] > rates[1])
+
+
+def test_blunders_found_as_gnubg_marks_them() -> None:
+    """Of the checker plays GNU Backgammon marks bad or very bad (BM), most get a mark here too."""
+    found = total = 0
+    for name in ("match3.sgf", "match5.sgf", "money.sgf"):
+        result = analysed(name)
+        ours = {(d.game, d.move, d.color): d for d in result.decisions if d.kind == "checker"}
+        for number, game in enumerate(result.record.games, 1):
+            rows = game.moves()
+            for index, action in enumerate(game.actions):
+                if action.kind == ActionKind.PLAY and "BM" in dict(game.notes.get(index, ())):
+                    total += 1
+                    found += ours[(number, rows[index], action.color)].mark is not None
+    assert total >= 10 and found / total >= 0.6
+
+
+def _cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(list(argv))
+    return code, out.getvalue()
+
+
+def test_json_is_exactly_the_contract(tmp_path: Path) -> None:
+    code, text = _cli("analyse", str(RECORDS / "match5.mat"), "--json", "--ply", "0")
+    assert code == 0
+    data = json.loads(text)
+    assert set(data) == {"players", "decisions"}
+    assert set(data["players"]) == {"gnubg", "root"}
+    for figures in data["players"].values():
+        assert set(figures) == {"checker_decisions", "checker_error", "checker_error_rate", "cube_decisions",
+                                "cube_error", "error_rate", "luck"}
+        assert figures["checker_error_rate"] == pytest.approx(
+            1000 * figures["checker_error"] / figures["checker_decisions"], abs=1e-3)
+    rows = {int(m) for m in re.findall(r"^\s*(\d+)\)", (RECORDS / "match5.mat").read_text(), re.MULTILINE)}
+    for decision in data["decisions"]:
+        assert set(decision) == {"game", "move", "player", "kind", "error", "mark"}
+        assert decision["kind"] in ("checker", "cube") and decision["error"] >= 0
+        assert decision["mark"] in (None, "doubtful", "error", "blunder")
+        assert decision["game"] in (1, 2) and decision["move"] in rows
+    assert len([d for d in data["decisions"] if d["kind"] == "checker"]) == sum(
+        p["checker_decisions"] for p in data["players"].values())
+
+
+class _Tags(HTMLParser):
+    """Counts the SVG boards and checks that every element opened is closed in order."""
+
+    VOID = {"meta", "br", "img", "hr", "input", "link"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.svgs = 0
+        self.sections = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "svg":
+            self.svgs += 1
+        if tag == "section":
+            self.sections += 1
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        if tag == "svg":
+            self.svgs += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1] if self.stack else None}>"
+        self.stack.pop()
+
+
+def test_html_report_is_whole_with_a_board_per_move(tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    code, _ = _cli("analyse", str(RECORDS / "money.sgf"), "--html", str(out))
+    assert code == 0
+    page = out.read_text()
+    parser = _Tags()
+    parser.feed(page)
+    parser.close()
+    assert parser.stack == []
+    result = analysed("money.sgf")
+    plays = sum(a.kind == ActionKind.PLAY for g in result.record.games for a in g.actions)
+    assert parser.sections == len(result.decisions) and parser.sections >= plays
+    assert parser.svgs == len(result.decisions) + 1  # a board per move and the course of the match
+    assert "http" not in re.sub(r'xmlns="http://www.w3.org/2000/svg"', "", page)  # nothing fetched
+    assert "Luck-adjusted result" in page and "<polyline" in page
+
+
+def test_bad_file_and_bad_player_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 3 point match\n\n Game 1\n a : 0     b : 0\n  1) 31: 8/5 6/1\n")
+    assert main(["analyse", str(bad)]) == 1
+    assert "game 1, move 1" in capsys.readouterr().err
+    assert main(["analyse", str(RECORDS / "match5.mat"), "--player", "nobody"]) == 1
+    assert "nobody" in capsys.readouterr().err
