@@ -27,6 +27,7 @@ def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, t
             http = httpx.Client(base_url=server.url, timeout=60)
             alice, bob = Client(http, "alice").register(), Client(http, "bob").register()
             match = alice.challenge("bob", length=3)["id"]
+            against_bot = bob.challenge("bot:pubeval", length=1)["id"]  # its bot is killed mid-thought too
             acknowledged = _events(bob.accept(match))
             players = {"alice": alice, "bob": bob}
             kills = 0
@@ -62,6 +63,8 @@ def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, t
                 assert answer.status_code == 200, answer.text
                 acknowledged = _events(answer.json())
             assert kills >= 3 and state["status"] == "finished"
+            # the bot's match goes on after the restarts: the server finds the bots that are to act
+            assert play_out({"bob": bob}, against_bot, rng)["status"] == "finished"
         finally:
             server.stop()
 
@@ -153,3 +156,16 @@ def test_two_servers_on_one_postgresql_serve_the_same_match_live_through_redis(t
         finally:
             first.stop()
             second.stop()
+
+
+def test_bots_think_in_worker_processes_and_play_a_match_to_the_end(tmp_path):
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--bot-workers", "2", log=tmp_path / "server.log") as server:
+        http = httpx.Client(base_url=server.url, timeout=120)
+        alice = Client(http, "alice").register()
+        match = alice.challenge("bot:nn:1", length=1)["id"]
+        children = [line for line in open(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read().split()]
+        assert len(children) >= 2  # the worker pool: processes, not the server's event loop
+        final = play_out({"alice": alice}, match, random.Random(6))
+        assert final["status"] == "finished"
+        bot_plays = [e for e in final["history"] if e["color"] == "black" and e["kind"] == "play"]
+        assert bot_plays and http.get("/api/health").status_code == 200
