@@ -282,3 +282,11 @@ def test_hints_and_cube_hints_only_where_the_match_allows_them_and_only_for_the_
     cube = http.get(f"/api/matches/{helped['id']}/cube_hint", headers=other.headers)
     assert cube.status_code == 200 and cube.json()["action"] and isinstance(cube.json()["double"], bool)
     assert http.get(f"/api/matches/{helped['id']}/hint", headers=other.headers).status_code == 422  # not rolled
+
+
+@pytest.mark.parametrize("body", [b"", b"[]", b'"alice"', b"\xff\xfe\x00garbage", b'{"name": null}', b"{" * 5000,
+                                  b'{"name": "' + b"a" * 70000 + b'"}', b"nan", b'{"name": "x", "password": 1e999}'])
+def test_malformed_bodies_get_a_clear_4xx_and_the_server_stays_up(http, body):
+    answer = http.post("/api/users", content=body, headers={"content-type": "application/json"})
+    assert 400 <= answer.status_code < 500 and answer.json()["detail"]
+    assert http.get("/api/toplist").status_code == 200

@@ -41,6 +41,43 @@ log = logging.getLogger("gammon.server")
 COOKIE = "gammon_session"
 MatchId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the match's number")]
 SWEEP_SECONDS = 2.0
+MAX_BODY = 64 * 1024  #: the largest request body read: every request of the API is far smaller
+
+
+class BodyLimit:
+    """Answer 413 to a request body over ``limit`` bytes before it is read into memory."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await JSONResponse({"detail": f"the request body is over {self.limit} bytes"}, status_code=413)(
+                scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> dict:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await JSONResponse({"detail": f"the request body is over {self.limit} bytes"}, status_code=413)(
+                scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
 
 
 @dataclass
@@ -231,6 +268,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(title="gammon", version="1", lifespan=lifespan, openapi_url="/api/openapi.json",
                   docs_url="/api/docs", redoc_url=None)
     app.state.server = server
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, error: ServerError) -> JSONResponse:
