@@ -35,7 +35,7 @@ from ..errors import GammonError
 from ..evaluation import CubeDecision
 from ..match import ActionKind, Match
 from ..play import Play
-from ..players import Player, cube_hint, hint, load_player
+from ..players import Player, cube_hint, hint, load_player, parse_player
 from ..position import Color
 from ..record import MatchRecord
 from ..state import GameState
@@ -282,7 +282,7 @@ def analyse(
         raise AnalysisError("the record has no decision to judge: no play and no cube action")
     if isinstance(player, str):
         name = player
-        count = workers if workers is not None else (available_cores() if len(tasks) >= 400 else 1)
+        count = workers if workers is not None else (available_cores() if _worth_sharing(name, len(tasks)) else 1)
         pool = Workers(count, initializer=_load, initargs=(name,))
         try:
             results: Iterator[Any] = pool.imap(_judge, tasks)
@@ -298,6 +298,13 @@ def analyse(
         stream: Iterator[Any] = (_judge_with(player, task) for task in tasks)
         judged = list(progress(stream, len(tasks)) if progress is not None else stream)
     return _summarise(record, name, tasks, judged)
+
+
+def _worth_sharing(name: str, tasks: int) -> bool:
+    """Whether starting workers pays: a deep or external analyst, or a long record (a 0-ply net
+    judges a short match faster than processes start)."""
+    spec = parse_player(name)
+    return spec.ply > 0 or spec.external or tasks >= 400
 
 
 def _names(record: MatchRecord) -> dict[Color, str]:
