@@ -16,6 +16,7 @@ from gammon import Match
 from gammon.analysis import THRESHOLDS, Analysis, analyse, mark, rating
 from gammon.cli import main
 from gammon.dice import SeededDice
+from gammon.engine.gnubg import find_gnubg
 from gammon.match import ActionKind
 from gammon.players import cube_hint, hint, load_player
 from gammon.record import MatchRecord
@@ -193,3 +194,20 @@ def test_bad_file_and_bad_player_are_clear_errors(tmp_path: Path, capsys: pytest
     assert "game 1, move 1" in capsys.readouterr().err
     assert main(["analyse", str(RECORDS / "match5.mat"), "--player", "nobody"]) == 1
     assert "nobody" in capsys.readouterr().err
+
+
+def test_gnubg_as_the_analyst_gives_gnubgs_own_figures() -> None:
+    """With GNU Backgammon at 0 ply as the analyst, each side's errors and decisions are the ones
+    its own analysis of the match printed: the error arithmetic, the EMG scale and the choice of
+    cube decisions agree with GNU Backgammon's."""
+    assert find_gnubg() is not None, "GNU Backgammon must be installed for this test (make gnubg)"
+    result = analyse(MatchRecord.read(str(RECORDS / "match5.sgf")), "gnubg:0", workers=1)
+    text = (RECORDS / "match5.txt").read_text()
+    totals = [tuple(abs(float(v)) for v in row)
+              for row in re.findall(r"^Error total EMG \(MWC\)\s+(-?[\d.]+) \(.*?\)\s+(-?[\d.]+) ", text, re.MULTILINE)]
+    checker, cube = totals[0], totals[1]  # chequerplay, then cube decisions (then overall)
+    black, white = result.players[0], result.players[1]
+    assert (black.checker_error, white.checker_error) == pytest.approx(checker, abs=0.006)
+    assert (black.cube_error, white.cube_error) == pytest.approx(cube, abs=0.006)
+    assert (black.checker_decisions, white.checker_decisions) == (25, 42)
+    assert (black.cube_decisions, white.cube_decisions) == (7, 7)  # "close or actual cube decisions"
