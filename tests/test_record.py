@@ -314,3 +314,35 @@ def test_gnubg_reads_what_gammon_writes(tmp_path: Path) -> None:
         assert [g.result for g in back.games] == [g.result for g in record.games]
         assert (back.white, back.black) == ("alice", "bob")
     assert (tmp_path / "from_sgf.mat").read_text() == record.mat()
+
+
+_MAT_TEXT = (RECORDS / "match5.mat").read_text()
+_SGF_TEXT = (RECORDS / "money.sgf").read_text()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), which=st.sampled_from(["mat", "sgf"]))
+def test_damaged_files_are_record_errors_never_tracebacks(data: st.DataObject, which: str) -> None:
+    """Any text cut, spliced or garbled from a real file is read or refused with a RecordError."""
+    text = _MAT_TEXT if which == "mat" else _SGF_TEXT
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, min(len(text), start + 40)))
+    insert = data.draw(st.text(alphabet=st.sampled_from(list("0123456789/:*;[]()BW abxyz\n=>-+RDoublesTakesWins")),
+                               max_size=12))
+    damaged = text[:start] + insert + text[end:]
+    try:
+        record = MatchRecord.from_mat(damaged) if which == "mat" else MatchRecord.from_sgf(damaged)
+    except RecordError as error:
+        assert str(error)
+        return
+    assert _write(record, "." + which)  # what reads also writes
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=200))
+def test_any_text_is_read_or_refused(text: str) -> None:
+    for reader in (MatchRecord.from_mat, MatchRecord.from_sgf):
+        try:
+            reader(text)
+        except RecordError:
+            pass
