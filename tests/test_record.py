@@ -346,3 +346,23 @@ def test_any_text_is_read_or_refused(text: str) -> None:
             reader(text)
         except RecordError:
             pass
+
+
+def test_drop_and_win_on_one_row() -> None:
+    """After black's drop GNU Backgammon writes white's win on the same row."""
+    text = (RECORDS / "match7.mat").read_text()
+    assert re.search(r"\)  Drops {20,}Wins 1 point $", text, re.MULTILINE)
+    record = MatchRecord.from_mat(text)
+    dropped = [g.result for g in record.games if g.result is not None and g.result.dropped]
+    assert dropped and dropped[0].winner == Color.WHITE
+    assert record.mat() == text
+
+
+def test_raccoon_is_refused_by_name() -> None:
+    text = (" 0 point match\n\n Game 1\n a : 0                          b : 0\n"
+            "  1)                             31: 8/5 6/5 \n"
+            "  2) 43: 13/9 8/5                31: 24/21 21/20* \n"
+            "  3) 21: 25/24 24/22              Doubles => 2\n"
+            "  4)  Beavers => 4                Beavers => 8\n")
+    with pytest.raises(RecordError, match="game 1, move 4.*raccoon"):
+        MatchRecord.from_mat(text)

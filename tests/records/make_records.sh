@@ -6,6 +6,8 @@
 #   sh make_records.sh match3 3 3 0.04 0.01
 #   sh make_records.sh match5 5 5 0.08 0.02
 #   sh make_records.sh money9 0 9 0.05 0.0     (then renamed money.*: a session with a beaver)
+#   sh make_records.sh match7 7 105 0.02 0.04  (only .mat and .txt kept: its SGF is 500 kB;
+#                                              drops, and white's win written on black's row)
 name=$1; length=$2; seed=$3; n0=$4; n1=$5
 if [ "$length" = 0 ]; then start="set automatic game off
 set jacoby on

@@ -140,6 +140,9 @@ def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
     if game.cells and row != game.row + 1:
         raise RecordError(where, f"expected row {game.row + 1}, found row {row}")
     game.row = row
+    wins = re.search(r"\bWins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\s*$", rest, re.IGNORECASE)
+    if wins is not None:  # after black's drop GNU Backgammon writes white's win on the same row
+        rest = rest[:wins.start()]
     tokens = [(m.start(), m.group()) for m in re.finditer(r"\S+", rest)]
     cells: list[tuple[int, list[str]]] = []
     for start, token in tokens:
@@ -151,7 +154,7 @@ def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
         else:
             raise RecordError(where, f"expected a roll such as '52:' or a cube action, found {token!r}")
     if not cells:
-        raise RecordError(where, f"row {row} is empty")
+        raise RecordError(where, f"row {row} is empty" + (": a 'Wins' line is not numbered" if wins else ""))
     if game.cells == 0:
         # Who won the opening roll: the first cell's column (white's starts past black's).
         game.first = Color.WHITE if cells[0][0] > _COLUMN // 2 else Color.BLACK
@@ -163,6 +166,8 @@ def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
         color = game.first if game.cells % 2 == 0 else game.first.other  # type: ignore[union-attr]
         _read_cell(game, color, words, row, where)  # type: ignore[arg-type]
         game.cells += 1
+    if wins is not None:
+        game.declared = (Color.WHITE if wins.start() > _COLUMN // 2 else Color.BLACK, int(wins.group(1)))
 
 
 def _read_cell(game: _Game, color: Color, words: list[str], row: int, where: str) -> None:
@@ -222,11 +227,15 @@ def write_mat(record: MatchRecord) -> str:
         lines.append(f" Game {number}")
         left = f"{record.black} : {game.score[Color.BLACK]}"
         lines.append(f" {left:<31}{record.white} : {game.score[Color.WHITE]}")
-        lines += _rows(game.actions)
+        rows = _rows(game.actions)
         if game.result is not None:
             points = game.result.points
-            pad = 5 + _COLUMN if game.result.winner == Color.WHITE else 5
-            lines.append(f"{'':{pad}} Wins {points} point{'' if points == 1 else 's'}")
+            wins = f" Wins {points} point{'' if points == 1 else 's'}"
+            if game.result.winner == Color.WHITE and rows and len(rows[-1]) == 5 + _COLUMN:
+                rows[-1] += wins + " "  # white's column of black's last row, as GNU Backgammon after a drop
+            else:
+                rows.append(f"{'':{5 + _COLUMN if game.result.winner == Color.WHITE else 5}}{wins}")
+        lines += rows
         lines.append("")
     return "\n".join(lines) + "\n"
 

@@ -233,6 +233,9 @@ def build(
             except GammonError as error:
                 move = game_moves[index] if index < len(game_moves) else len(done) // 2 + 1
                 what = f"{item[0].name.lower()} play {item[1] or '(no move)'}" if isinstance(item, tuple) else str(item)
+                if done and done[-1].kind == ActionKind.BEAVER and isinstance(item, Action) and item.kind in (
+                        ActionKind.BEAVER, ActionKind.DOUBLE):
+                    what += " (a beaver beavered, GNU Backgammon's raccoon, is beyond gammon's rules: one beaver a double)"
                 raise RecordError(f"game {number}, move {move}", f"{what} is not allowed: {error}"
                                   + _legal_hint(match, str(error))) from None
         if declared is not None:
