@@ -41,7 +41,11 @@ STARTUP_TIMEOUT = 60.0
 
 class EngineProtocol:
     """One running engine: its transport, ``id`` (``name``, ``author``, ``version``), ``options``
-    by name, ``dialect``, and a lock that lets one request through at a time."""
+    by name, ``dialect``, and a lock that lets one request through at a time.
+
+    ``unsupported`` names what the engine has refused that gammon only tries (a setting it
+    announced and would not take, ``newsession``), with the engine's words: it is not asked again.
+    """
 
     dialect: str = ""
 
@@ -50,6 +54,7 @@ class EngineProtocol:
         self.timeout = timeout
         self.id: dict[str, str] = {}
         self.options: dict[str, Option] = {}
+        self.unsupported: dict[str, str] = {}
         self._lock = asyncio.Lock()
 
     @property
@@ -92,6 +97,22 @@ class EngineProtocol:
     async def configure(self, options: Mapping[str, object]) -> None:
         raise NotImplementedError
 
+    async def try_configure(self, name: str, value: object) -> bool:
+        """Set an optional setting (a seed, an evaluation mode, threads, MultiPV) if the engine
+        has it: False when it has none by that name, or refuses it (which marks it unsupported,
+        with the engine's words, and it is not sent again), True once set."""
+        option = self.option_named(name)
+        if option is None:
+            return False
+        if option.name in self.unsupported:
+            return False
+        try:
+            await self.configure({option.name: value})
+        except EngineCommandError as error:
+            self.unsupported[option.name] = str(error)
+            return False
+        return True
+
     async def play(self, position: GameState | Position, dice: tuple[int, int] | None = None,
                    limit: Limit | None = None) -> PlayResult:
         raise NotImplementedError
@@ -123,21 +144,43 @@ class EngineProtocol:
 
 class UbgiProtocol(EngineProtocol):
     """A running UBGI engine; made by :func:`popen_ubgi`. ``dialect`` is ``"0.1"``
-    (``setoption``) or ``"0.2"`` (``set``)."""
+    (``setoption``) or ``"0.2"`` (``set``).
+
+    Every request is read to its end before anything is raised: a setting's answer up to
+    the ``readyok`` of the ``isready`` sent after it, a search's up to its reply (the
+    position and dice are sent with an ``isready`` of their own, so a refusal of either is
+    told from the ``go``'s answer). So a refusal never leaves a line behind for the next
+    request to take as its own. A request that ends early (a timeout, a reply that makes no
+    sense) leaves the engine out of step: the next one first sends ``isready`` and drops
+    every line before its ``readyok``.
+    """
 
     def __init__(self, transport: LineTransport, timeout: float) -> None:
         super().__init__(transport, timeout)
         self.dialect = "0.1"
-        self._stale = False  # a reply timed out: its lines may still come, before the next answer
+        self._stale = False  # a request ended before its answer did: its lines may still come
+        self._awaiting = 0  # isready lines sent whose readyok has not been read
+        self._session: str | None = None  # the newsession line the engine last accepted
 
     # -- lines ------------------------------------------------------------------------------
+    def _isready(self) -> None:
+        """Send ``isready``; its ``readyok`` is counted as it comes, so that one answering an
+        earlier, abandoned request is never taken for the answer to a later one."""
+        self.transport.send("isready")
+        self._awaiting += 1
+
+    def _ready(self) -> bool:
+        """A ``readyok`` has been read: whether it answers the last ``isready`` sent."""
+        self._awaiting = max(0, self._awaiting - 1)
+        return self._awaiting == 0
+
     async def _resync(self) -> None:
-        """After a timeout: ``isready``, and drop every line before its ``readyok``."""
+        """After a request that ended early: ``isready``, and drop every line up to its ``readyok``."""
         if not self._stale:
             return
-        self.transport.send("isready")
+        self._isready()
         deadline = self._deadline()
-        while await self._read(deadline) != "readyok":
+        while not (await self._read(deadline) == "readyok" and self._ready()):
             pass
         self._stale = False
 
@@ -148,18 +191,42 @@ class UbgiProtocol(EngineProtocol):
             self._stale = True
             raise
 
+    def _unexpected(self, line: str, command: str) -> EngineProtocolError:
+        """A line that belongs to no answer: the request ends here, so the engine is out of step."""
+        self._stale = True
+        return EngineProtocolError(f"unexpected reply {line[:80]!r} to {command!r}")
+
     @staticmethod
-    def _raise_error(line: str, command: str) -> None:
+    def _error(line: str, command: str) -> EngineCommandError:
         words = line.split(maxsplit=2)
         code = words[1] if len(words) > 1 else "unknown"
         message = words[2] if len(words) > 2 else ""
         if code == "unsupported_feature":
-            raise UnsupportedFeatureError(code, message, command)
-        raise EngineCommandError(code, message, command)
+            return UnsupportedFeatureError(code, message, command)
+        return EngineCommandError(code, message, command)
+
+    async def _until_ready(self, command: str, deadline: float) -> EngineCommandError | None:
+        """Read up to the ``readyok`` of the ``isready`` sent after ``command``: the first
+        ``error`` since the ``readyok`` before it, as ``command``'s, or None. What comes before
+        an earlier ``readyok``, or is a search reply, answers an earlier request and is dropped;
+        any other line makes no sense here."""
+        refusal: EngineCommandError | None = None
+        while True:
+            line = await self._read(deadline)
+            word = line.split(maxsplit=1)[0] if line else ""
+            if word == "readyok":
+                if self._ready():
+                    return refusal
+                refusal = None  # it answered an earlier request, and so did what came before it
+            elif word == "error":
+                refusal = refusal or self._error(line, command)
+            elif word not in _IGNORED and word not in _REPLIES.values():
+                raise self._unexpected(line, command)
 
     # -- handshake --------------------------------------------------------------------------
     async def initialize(self) -> None:
-        """``ubgi`` ... ``ubgiok``: identity, dialect and settings."""
+        """``ubgi`` ... ``ubgiok``: identity, dialect and settings; then ``isready`` ...
+        ``readyok`` within the same allowance (engines load and compile before ``readyok``)."""
         async with self._lock:
             self.transport.send("ubgi")
             deadline = self._deadline(timeout=max(self.timeout, STARTUP_TIMEOUT))
@@ -185,6 +252,10 @@ class UbgiProtocol(EngineProtocol):
                 # Other lines before ubgiok (banners, copyright) are ignored, as UCI clients do.
             if any(o.name.startswith("engine.") or "." in o.name for o in self.options.values()):
                 self.dialect = "0.2"
+            self._isready()
+            refusal = await self._until_ready("isready", deadline)
+            if refusal is not None:
+                raise refusal
 
     async def ping(self) -> None:
         """``isready`` ... ``readyok``."""
@@ -192,24 +263,19 @@ class UbgiProtocol(EngineProtocol):
             await self._sync("isready")
 
     async def _sync(self, command: str) -> None:
-        """Send ``isready`` and wait for ``readyok``; an ``error`` before it is ``command``'s."""
-        await self._resync()
-        self.transport.send("isready")
-        deadline = self._deadline()
-        while True:
-            line = await self._read(deadline)
-            if line == "readyok":
-                return
-            if line.startswith("error"):
-                self._raise_error(line, command)
-            if line.startswith(("info", "id ")) or not line:
-                continue
-            raise EngineProtocolError(f"unexpected reply {line[:80]!r} to {command!r}")
+        """Send ``isready`` after ``command`` and read up to ``readyok``; then raise ``command``'s
+        ``error``, if it drew one."""
+        self._isready()
+        refusal = await self._until_ready(command, self._deadline())
+        if refusal is not None:
+            raise refusal
 
     # -- settings ---------------------------------------------------------------------------
     async def configure(self, options: Mapping[str, object]) -> None:
-        """Set each option (``setoption`` or ``set`` by dialect); EngineError for an unknown name or bad value."""
+        """Set each option (``setoption`` or ``set`` by dialect); EngineError for an unknown name or
+        bad value, EngineCommandError when the engine refuses it."""
         async with self._lock:
+            await self._resync()
             for name, value in options.items():
                 option = self.option_named(name)
                 if option is None:
@@ -225,32 +291,58 @@ class UbgiProtocol(EngineProtocol):
                 await self._sync(command)
 
     # -- requests ---------------------------------------------------------------------------
+    async def _newsession(self, state: GameState) -> None:
+        """``newsession`` for the game's rules when they differ from the last ones sent: the
+        position alone does not carry Jacoby, beavers or the kind of game to an engine that
+        keeps defaults of its own. An engine that refuses the command is sent positions only."""
+        line = session_command(state)
+        if line == self._session or "newsession" in self.unsupported:
+            return
+        self.transport.send(line)
+        try:
+            await self._sync(line)
+        except EngineCommandError as error:
+            self.unsupported["newsession"] = str(error)
+            return
+        self._session = line
+
     async def _go(self, state: GameState, dice: tuple[int, int] | None, role: str,
                   limit: Limit | None) -> tuple[str, list[dict[str, object]]]:
-        """Send the position (and dice), ``go``; the answer line and the ``info`` lines before it."""
+        """The context, position and dice, ``isready``, ``go``: the answer line and the ``info``
+        lines before it. Both parts are read to their end (``readyok``, then the reply) before
+        a refusal of either is raised."""
         await self._resync()
-        self.transport.send(ubgi.position_command(state.replace(dice=None)))
+        await self._newsession(state)
+        setup = [ubgi.position_command(state.replace(dice=None))]
         if dice is not None:
-            self.transport.send(f"dice {dice[0]} {dice[1]}")
+            setup.append(f"dice {dice[0]} {dice[1]}")
         arguments = limit.go_arguments() if limit is not None else ""
         command = f"go role {role}" + (f" {arguments}" if arguments else "")
+        for line in setup:
+            self.transport.send(line)
+        self._isready()
         self.transport.send(command)
         deadline = self._deadline(limit)
+        refusal = await self._until_ready(" / ".join(setup), deadline)
         infos: list[dict[str, object]] = []
-        answers = {"chequer": "bestmove", "cube": "bestcube", "turn": "bestturn"}
         while True:
             line = await self._read(deadline)
             word = line.split(maxsplit=1)[0] if line else ""
             if word == "info":
                 infos.append(ubgi.parse_info(line))
-            elif word == answers[role]:
-                return line[len(word):].strip(), infos
+            elif word == _REPLIES[role]:
+                answer = line[len(word):].strip()
+                break
             elif word == "error":
-                self._raise_error(line, command)
-            elif word in ("", "readyok"):
-                continue
-            else:
-                raise EngineProtocolError(f"unexpected reply {line[:80]!r} to {command!r}")
+                refusal = refusal or self._error(line, command)
+                break
+            elif word == "readyok":
+                self._ready()
+            elif word not in _IGNORED:
+                raise self._unexpected(line, command)
+        if refusal is not None:
+            raise refusal
+        return answer, infos
 
     async def play(self, position: GameState | Position, dice: tuple[int, int] | None = None,
                    limit: Limit | None = None) -> PlayResult:
@@ -275,7 +367,7 @@ class UbgiProtocol(EngineProtocol):
         option = self.option_named("MultiPV")
         if option is not None:
             wanted = multipv if option.max is None else min(multipv, option.max)
-            await self.configure({option.name: wanted})
+            await self.try_configure(option.name, wanted)
         async with self._lock:
             text, infos = await self._go(state, dice, "chequer", limit)
         _legal_play(state, dice, text)  # the engine's choice is checked too (with noise it may not rank first)
@@ -312,6 +404,31 @@ class UbgiProtocol(EngineProtocol):
             return CubeDecision.from_ubgi(word, offered=state.double_offered, info=info)
         except ValueError as error:
             raise EngineProtocolError(f"bestcube {text!r}: {error}") from None
+
+
+#: The reply that ends each role's ``go``.
+_REPLIES = {"chequer": "bestmove", "cube": "bestcube", "turn": "bestturn"}
+#: Lines a client passes over wherever they come: progress, identity, a stray ``readyok``
+#: (only ever after an earlier request's ``isready``) and blank lines.
+_IGNORED = frozenset({"", "info", "id", "readyok"})
+
+
+def session_command(state: GameState) -> str:
+    """The ``newsession`` line of a game's rules: money play with its Jacoby and beaver rules,
+    or a match of its length (gammon plays the Crawford rule).
+
+    >>> session_command(GameState(jacoby=True))
+    'newsession type money jacoby on beavers off'
+    >>> session_command(GameState(match_length=7))
+    'newsession type match length 7 crawford on'
+    """
+    if state.match_length:
+        return f"newsession type match length {state.match_length} crawford on"
+    return f"newsession type money jacoby {_on(state.jacoby)} beavers {_on(state.beavers)}"
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"
 
 
 def _legal_play(state: GameState, dice: tuple[int, int], text: str) -> Play:

@@ -106,6 +106,16 @@ class SimpleEngine:
     def configure(self, options: Mapping[str, object]) -> None:
         self._run(self.protocol.configure(options))
 
+    def try_configure(self, name: str, value: object) -> bool:
+        """Set an optional setting if the engine has it and takes it (see
+        :meth:`EngineProtocol.try_configure <gammon.engine.protocol.EngineProtocol.try_configure>`)."""
+        return self._run(self.protocol.try_configure(name, value))
+
+    @property
+    def unsupported(self) -> dict[str, str]:
+        """What the engine refused of what gammon only tries, with its words."""
+        return self.protocol.unsupported
+
     def play(self, position: GameState | Position, dice: tuple[int, int] | None = None,
              limit: Limit | None = None) -> PlayResult:
         return self._run(self.protocol.play(position, dice, limit))
