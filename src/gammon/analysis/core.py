@@ -223,7 +223,12 @@ def _judge_with(analyst: Player, task: _Task) -> dict[str, Any]:
     win, lose = context.value_of(state.cube), context.value_of(-state.cube)
     scale = state.cube if context.away is None else (win - lose) / 2
     if task.kind == "cube":
-        decision = cube_hint(state, analyst)
+        try:
+            decision = cube_hint(state, analyst)
+        except GammonError as error:
+            if task.doubled:
+                raise AnalysisError(f"game {task.game}, move {task.move}: the analyst cannot judge the double: {error}") from None
+            return {"decision": None, "why": str(error)}  # no decision to the analyst (GNU Backgammon: a dead cube)
         return {"decision": decision, "scale": scale}
     assert state.dice is not None and task.play is not None
     hints = hint(state, *state.dice, analyst)
@@ -252,7 +257,9 @@ def _tasks(record: MatchRecord) -> Iterator[_Task]:
         for index, action in enumerate(actions):
             state = match.state
             kind, color = action.kind, action.color
-            if kind == ActionKind.ROLL and color is not None and match.can_double(color):
+            # A turn with a live cube to turn (not one that cannot gain: 2-away holding a 2-cube).
+            if kind == ActionKind.ROLL and color is not None and match.can_double(color) \
+                    and CubeContext.from_state(state).can_double:
                 yield _Task("cube", number, rows[index], color, state)
             elif kind == ActionKind.DOUBLE and color is not None:
                 reply = next((i for i in range(index + 1, len(actions))
@@ -342,7 +349,8 @@ def _summarise(record: MatchRecord, analyst: str, tasks: list[_Task], judged: li
                 mwc = 1 - mwc
             course.append((task.game, task.move, white, mwc))
             continue
-        decisions += _cube_decisions(task, result["decision"], names)
+        if result["decision"] is not None:
+            decisions += _cube_decisions(task, result["decision"], names)
     for decision in decisions:
         if decision.kind == "cube":
             players[decision.color].cube_decisions += 1
