@@ -17,7 +17,7 @@ from gammon.engine.gnubg import find_gnubg
 from gammon.errors import GammonError
 from gammon.match import Action, ActionKind
 from gammon.record import MatchRecord, RecordError, Rules
-from gammon.state import Resignation
+from gammon.state import GameStatus, Resignation
 
 RECORDS = Path(__file__).parent / "records"
 GNUBG_FILES = sorted(RECORDS.glob("*.mat")) + sorted(RECORDS.glob("*.sgf"))
@@ -366,3 +366,23 @@ def test_raccoon_is_refused_by_name() -> None:
             "  4)  Beavers => 4                Beavers => 8\n")
     with pytest.raises(RecordError, match="game 1, move 4.*raccoon"):
         MatchRecord.from_mat(text)
+
+
+@pytest.mark.parametrize("crawford", [True, False])
+def test_record_starting_at_a_score(crawford: bool) -> None:
+    """A match continued from a score: the Crawford game (or one after it) read back as such."""
+    start = GameState(match_length=5, score=(4, 2), crawford=crawford, status=GameStatus.NONE)
+    match = Match.from_state(start)
+    rng = random.Random(2)
+    match.roll(dice=(3, 1))
+    match.play("8/5 6/5")
+    if not crawford:
+        match.double()  # after the Crawford game the cube is back in play
+        match.take()
+    for _ in range(6):
+        match.roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
+        match.play(rng.choice(list(match.legal_plays)))
+    record = MatchRecord.from_match(match, white="w", black="b")
+    assert record.games[0].crawford == crawford and record.games[0].score == (4, 2)
+    assert MatchRecord.from_mat(record.mat()) == record
+    assert MatchRecord.from_sgf(record.sgf()) == record

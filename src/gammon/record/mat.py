@@ -109,10 +109,15 @@ def read_mat(text: str) -> MatchRecord:
     candidates = [parsed]
     if length == 0 and "Jacoby" not in rules:
         candidates.append(Rules(parsed.crawford, True, parsed.beavers, parsed.cube_limit))  # unsaid: try both
-    for attempt, candidate in enumerate(candidates):
+    first = games[0].score if games else (0, 0)
+    # A record that starts at a score with one side 1-away starts with the Crawford game, most
+    # likely (the file cannot say): tried first, then as a game after it.
+    crawford = [True, False] if parsed.crawford and length > 1 and list(first).count(length - 1) == 1 else [False]
+    candidates = [(rules_, c) for rules_ in candidates for c in crawford]
+    for attempt, (candidate, start_crawford) in enumerate(candidates):
         try:
             return build(white, black, length, candidate, [(g.score, g.actions, g.declared) for g in games],
-                         start_score=games[0].score if games else (0, 0),  # type: ignore[arg-type]
+                         start_score=first, start_crawford=start_crawford,  # type: ignore[arg-type]
                          metadata=metadata, moves=[g.moves for g in games])
         except RecordError:
             if attempt + 1 == len(candidates):

@@ -131,6 +131,7 @@ def read_sgf(text: str) -> MatchRecord:
     length: int | None = None
     rules: Rules | None = None
     games, notes, props, moves = [], [], [], []
+    crawford_first = False
     for number, nodes in enumerate(trees, 1):
         if not nodes:
             raise RecordError(f"game {number}", "an empty game tree")
@@ -146,6 +147,8 @@ def read_sgf(text: str) -> MatchRecord:
         parts = {p.strip().lower() for value in root.get("RU", []) for p in value.split(":")}
         game_rules = Rules(crawford="crawford" in parts, jacoby="jacoby" in parts, beavers="beaver" in parts)
         rules = rules or game_rules
+        if number == 1:
+            crawford_first = "crawfordgame" in parts
         if names is None:
             names = (root.get("PB", ["white"])[0], root.get("PW", ["black"])[0])
         for key, meta in _META.items():
@@ -163,7 +166,7 @@ def read_sgf(text: str) -> MatchRecord:
     if any(isinstance(a, Action) and a.kind == ActionKind.BEAVER for _, actions, _ in games for a in actions):
         rules = Rules(rules.crawford, rules.jacoby, True, rules.cube_limit)  # RU does not say; the play does
     first = games[0][0] or (0, 0)
-    return build(names[0], names[1], length, rules, games, start_score=first,
+    return build(names[0], names[1], length, rules, games, start_score=first, start_crawford=crawford_first,
                  metadata=metadata, notes=notes, properties=props, moves=moves)
 
 
