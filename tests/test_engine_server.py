@@ -301,3 +301,15 @@ def test_session_commands_describe_the_game_a_bare_position_id_joins() -> None:
     assert out[2].startswith("error bad_argument")
     out = converse(["newsession type money jacoby on", "newgame", "position gnubgid 4HPwATDgc/ABMA", "eval"])
     assert "mwc" not in out[0]
+
+
+def test_the_sessions_money_rules_join_a_match_id() -> None:
+    # A Match ID carries no Jacoby rule: the session's applies, so gammons count as the session says.
+    ask = [f"position gnubgid {OPENING}", "eval"]
+    jacoby = converse(["newsession type money jacoby on", *ask], "nn")
+    plain = converse(["newsession type money jacoby off", *ask], "nn")
+    values = [ubgi.parse_info(out[0].replace("eval", "info", 1)) for out in (jacoby, plain)]
+    assert values[0]["pgammon"] == values[1]["pgammon"] > 0  # the same chances ...
+    assert values[0]["eq"] < values[1]["eq"]  # ... worth less when the Jacoby rule voids gammons
+    refused = converse(["newsession type match length 5 crawford off"])
+    assert refused[0].startswith("error unsupported_feature") and "Crawford" in refused[0]

@@ -256,6 +256,8 @@ class DuelResult:
     workers: int = 1
     extra: dict[str, object] = field(default_factory=dict)
     cubes: np.ndarray | None = None
+    #: What a player did without (an engine with no seed: the games are not reproducible).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def games(self) -> int:
@@ -358,6 +360,8 @@ class MatchDuelResult:
     seconds: float = 0.0
     workers: int = 1
     extra: dict[str, object] = field(default_factory=dict)
+    #: What a player did without (an engine with no seed: the matches are not reproducible).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def matches(self) -> int:
@@ -450,26 +454,35 @@ def _close_worker_players() -> None:
         _worker_players = None
 
 
-def _run_pairs(task: tuple[int, Sequence[int]]) -> list[tuple[int, int]]:
+def _noted(results: list[T]) -> tuple[list[T], set[str]]:
+    """A chunk's results and what the worker's players have noted meanwhile (an engine that
+    plays without a seed, ...), for the parent to report once."""
+    assert _worker_players is not None
+    notes = {note for player in _worker_players for note in getattr(player, "notes", ())}
+    return results, notes
+
+
+def _run_pairs(task: tuple[int, Sequence[int]]) -> tuple[list[tuple[int, int]], set[str]]:
     seed, pairs = task
     assert _worker_players is not None
     a, b = _worker_players
-    return [play_pair(a, b, seed, k) for k in pairs]
+    return _noted([play_pair(a, b, seed, k) for k in pairs])
 
 
-def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool, int | None]) -> list[tuple[CubeGame, CubeGame]]:
+def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool, int | None]
+                    ) -> tuple[list[tuple[CubeGame, CubeGame]], set[str]]:
     seed, pairs, jacoby, beavers, cube_limit = task
     assert _worker_players is not None
     a, b = _worker_players
     context = CubeContext(jacoby=jacoby, beavers=beavers, cube_limit=cube_limit)
-    return [play_cube_pair(a, b, seed, k, context) for k in pairs]
+    return _noted([play_cube_pair(a, b, seed, k, context) for k in pairs])
 
 
-def _run_match_pairs(task: tuple[int, Sequence[int], int]) -> list[tuple[MatchRecord, MatchRecord]]:
+def _run_match_pairs(task: tuple[int, Sequence[int], int]) -> tuple[list[tuple[MatchRecord, MatchRecord]], set[str]]:
     seed, pairs, length = task
     assert _worker_players is not None
     a, b = _worker_players
-    return [play_match_pair(a, b, seed, k, length) for k in pairs]
+    return _noted([play_match_pair(a, b, seed, k, length) for k in pairs])
 
 
 def _chunks(pairs: int, size: int) -> Iterator[range]:
@@ -485,10 +498,14 @@ def _check(count: int, what: str, seed: int) -> None:
 
 
 def _play_pairs(
-    a: str, b: str, pairs: int, workers: int | None, run: Callable[[tuple], list], options: tuple,
+    a: str, b: str, pairs: int, workers: int | None, run: Callable[[tuple], tuple[list, set[str]]], options: tuple,
     seed: int, progress: bool, unit: str,
-) -> tuple[list, float, int]:
-    """``run`` over every pair, on ``workers`` processes: the results in pair order, seconds, workers."""
+) -> tuple[list, float, int, list[str]]:
+    """``run`` over every pair, on ``workers`` processes: the results in pair order, seconds,
+    workers, and the players' notes (each once, however many workers made it).
+
+    A worker's error reaches this process as itself (gammon's errors survive pickling) and
+    ends the duel: the pool is stopped and the error raised here."""
     workers = max(1, min(workers or available_cores(), pairs))
     chunk = max(1, min(25, pairs // (workers * 8) or 1))
     tasks = [(seed, list(r), *options) for r in _chunks(pairs, chunk)]
@@ -498,18 +515,20 @@ def _play_pairs(
 
         bar = tqdm(total=2 * pairs, unit=unit, desc=f"{a} vs {b}", leave=False)
     results: list = []
+    notes: set[str] = set()
     start = time.perf_counter()
     try:
         with Workers(workers, initializer=_init_worker, initargs=(a, b)) as pool:
-            for chunk_result in pool.imap(run, tasks):
+            for chunk_result, chunk_notes in pool.imap(run, tasks):
                 results.extend(chunk_result)
+                notes |= chunk_notes
                 if bar is not None:
                     bar.update(2 * len(chunk_result))
     finally:
         if bar is not None:
             bar.close()
         _close_worker_players()
-    return results, time.perf_counter() - start, workers
+    return results, time.perf_counter() - start, workers, sorted(notes)
 
 
 def duel(
@@ -537,10 +556,11 @@ def duel(
         raise ValueError(f"the cube limit must be a power of two >= 1, got {cube_limit}")
     a, b = str(parse_player(a)), str(parse_player(b))
     if not cube:
-        results, seconds, workers = _play_pairs(a, b, games // 2, workers, _run_pairs, (), seed, progress, "game")
+        results, seconds, workers, notes = _play_pairs(a, b, games // 2, workers, _run_pairs, (), seed, progress,
+                                                       "game")
         points = np.array(results, np.int64).reshape(-1)
-        return DuelResult(a, b, seed, points, seconds, workers)
-    results, seconds, workers = _play_pairs(
+        return DuelResult(a, b, seed, points, seconds, workers, notes=notes)
+    results, seconds, workers, notes = _play_pairs(
         a, b, games // 2, workers, _run_cube_pairs, (jacoby, beavers, cube_limit), seed, progress, "game")
     played = [game for pair in results for game in pair]
     points = np.array([g.points for g in played], np.int64)  # the referee keeps the cube within 2**15
@@ -552,7 +572,7 @@ def duel(
     }
     if jacoby or beavers or cube_limit is not None:
         extra.update(jacoby=jacoby, beavers=beavers, cube_limit=cube_limit)
-    return DuelResult(a, b, seed, points, seconds, workers, extra, cubes)
+    return DuelResult(a, b, seed, points, seconds, workers, extra, cubes, notes)
 
 
 def match_duel(
@@ -569,7 +589,7 @@ def match_duel(
     if not 1 <= length <= MAX_AWAY:
         raise ValueError(f"match length must be 1-{MAX_AWAY} points, got {length}")
     a, b = str(parse_player(a)), str(parse_player(b))
-    results, seconds, workers = _play_pairs(
+    results, seconds, workers, notes = _play_pairs(
         a, b, matches // 2, workers, _run_match_pairs, (length,), seed, progress, "match")
     played = [record for pair in results for record in pair]
     wins = np.array([record.winner == 0 for record in played], np.int64)
@@ -580,4 +600,4 @@ def match_duel(
         "resignations": sum(r.resignations for r in played),
         "crawford_games": sum(r.crawford for r in played),
     }
-    return MatchDuelResult(a, b, seed, length, wins, games, seconds, workers, extra)
+    return MatchDuelResult(a, b, seed, length, wins, games, seconds, workers, extra, notes)

@@ -224,6 +224,8 @@ def _duel(args: argparse.Namespace) -> int:
     else:
         result = duel(args.a, args.b, games, args.seed, args.workers, progress, cube=cube,
                       jacoby=args.jacoby, beavers=args.beavers, cube_limit=limit)
+    for note in result.notes:
+        print(f"gammon duel: {note}", file=sys.stderr)
     print(result.to_json() if args.json else result.summary())
     return 0
 

@@ -109,7 +109,7 @@ class EngineProtocol:
         try:
             await self.configure({option.name: value})
         except EngineCommandError as error:
-            self.unsupported[option.name] = str(error)
+            self.unsupported[option.name] = _refusal(error)
             return False
         return True
 
@@ -302,7 +302,7 @@ class UbgiProtocol(EngineProtocol):
         try:
             await self._sync(line)
         except EngineCommandError as error:
-            self.unsupported["newsession"] = str(error)
+            self.unsupported["newsession"] = _refusal(error)
             return
         self._session = line
 
@@ -425,6 +425,11 @@ def session_command(state: GameState) -> str:
     if state.match_length:
         return f"newsession type match length {state.match_length} crawford on"
     return f"newsession type money jacoby {_on(state.jacoby)} beavers {_on(state.beavers)}"
+
+
+def _refusal(error: EngineCommandError) -> str:
+    """What the engine said, without the value refused (the same words for every seed)."""
+    return f"error {error.code} {error.message}".rstrip()
 
 
 def _on(flag: bool) -> str:

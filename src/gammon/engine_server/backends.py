@@ -22,7 +22,7 @@ from ..bots import Bot, PubevalEvaluator
 from ..players import load_player, parse_player
 from ..bots.search import SearchInterrupted
 from ..cube.context import CubeContext
-from ..players.engine import has_option, open_engine
+from ..players.engine import fitted_seed, open_engine, option_of
 from ..engine.results import Limit
 from ..errors import UnsupportedFeatureError
 from ..evaluation import CubeDecision, Hint
@@ -51,7 +51,14 @@ class Backend(Protocol):
 
     def threads(self, count: int) -> None: ...
 
+    def warm(self, depth: int) -> None: ...
+
     def close(self) -> None: ...
+
+
+#: What a warm-up asks: a roll of few plays and a cube question, so every kernel a search
+#: and a cube decision use is compiled, quickly once it is.
+_WARM_UP = GameState(dice=(2, 1))
 
 
 class LocalBackend:
@@ -136,6 +143,13 @@ class LocalBackend:
     def threads(self, count: int) -> None:
         """gammon's search runs on one thread."""
 
+    def warm(self, depth: int) -> None:
+        """Search a play and a cube decision at ``depth`` once, to compile the kernels they run
+        (about 14 s on an empty cache: better before ``readyok`` than in the first search)."""
+        quiet = StopSignal()
+        self.analyse(_WARM_UP, depth, 1, True, quiet, lambda ply, hints, choice: None)
+        self.cube(_WARM_UP.replace(dice=None), depth, True, quiet)
+
     def close(self) -> None:
         pass
 
@@ -155,16 +169,18 @@ class EngineBackend:
         self._seed: int | None = None
 
     def reseed(self, seed: int, state: GameState, deterministic: bool, number: int) -> None:
-        if seed != self._seed and has_option(self.engine, "Seed"):
-            self.engine.configure({"Seed": seed})
+        """The seed passed on, if the engine takes one (a refusal is not asked again)."""
+        option = option_of(self.engine, "Seed")
+        if seed != self._seed and option is not None:
+            self.engine.try_configure("Seed", fitted_seed(option, seed))
         self._seed = seed
 
     def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
                 report: Report) -> list[Hint]:
         assert state.dice is not None
         mode = "cubeful" if cubeful else "cubeless"
-        if mode != self._mode and has_option(self.engine, "EvalMode"):
-            self.engine.configure({"EvalMode": mode})
+        if mode != self._mode:
+            self.engine.try_configure("EvalMode", mode)  # one that refuses plays by its own mode
         self._mode = mode
         hints: list[Hint] = []
         for ply in sorted({0, depth}):
@@ -186,9 +202,12 @@ class EngineBackend:
 
     def threads(self, count: int) -> None:
         """Passed on to an engine with a ``Threads`` option of its own (GNU Backgammon has one)."""
-        option = self.engine.options.get("Threads")
+        option = option_of(self.engine, "Threads")
         if option is not None:
-            self.engine.configure({"Threads": max(option.min or 1, min(count, option.max or count))})
+            self.engine.try_configure(option.name, max(option.min or 1, min(count, option.max or count)))
+
+    def warm(self, depth: int) -> None:
+        """Nothing to do here: the engine was ready (``readyok``) before its client returned."""
 
     def close(self) -> None:
         self.engine.close()

@@ -50,6 +50,8 @@ QUIT_GRACE = 5.0
 #: The largest value of each ``go`` limit: movetime in milliseconds (about 24 days; a timer
 #: cannot wait for ever), the others counts that no search reaches.
 GO_LIMITS = {"movetime": 2**31 - 1, "depth": 2**31 - 1, "nodes": 2**63 - 1, "trials": 2**63 - 1}
+#: The deepest ply the first ``isready`` searches to compile the kernels (deeper ones run the same).
+WARM_PLY = 2
 #: Longest match length ``newsession`` takes.
 MAX_MATCH_LENGTH = 25
 #: What the reader queues in place of a line too long to read: no input line can be this,
@@ -148,6 +150,7 @@ class UbgiEngine:
         self._backend: Backend | None = None
         self._backend_lock = threading.Lock()
         self._standby: LocalBackend | None = None
+        self._warm = False  # the kernels have been compiled (the first isready does it)
         self._set_player(player, explicit_ply=ply)
         # The game as the interface has described it: rules, score, cube, turn and, once a
         # position command has come (``positioned``), the position and dice.
@@ -242,6 +245,7 @@ class UbgiEngine:
         """Drop the player (a setting changed it); an external engine's process stops."""
         with self._backend_lock:
             backend, self._backend = self._backend, None
+            self._warm = False  # another player may run kernels of its own
         if backend is not None:
             backend.close()
 
@@ -358,7 +362,15 @@ class UbgiEngine:
         self.send("ubgiok")
 
     def cmd_isready(self, args: list[str]) -> None:
-        self.backend()  # load the player now, so the first search is quick
+        """Load the player and, the first time, compile its kernels, so the first search is quick."""
+        backend = self.backend()
+        if not self._warm:
+            backend.warm(min(self.ply, WARM_PLY))
+            if not backend.stoppable:
+                if self._standby is None:
+                    self._standby = standby_backend()
+                self._standby.warm(0)
+            self._warm = True
         self.send("readyok")
 
     def cmd_setoption(self, args: list[str]) -> None:
@@ -415,12 +427,14 @@ class UbgiEngine:
                 raise CommandError(ErrorCode.BAD_ARGUMENT, f"newsession: a match needs length 1-{MAX_MATCH_LENGTH}, "
                                                            f"got {(text or '')[:20]!r}")
         jacoby = _on_off(options.pop("jacoby", "off"), "jacoby")
-        _on_off(options.pop("crawford", "on"), "crawford")  # gammon always plays the Crawford rule
+        crawford = _on_off(options.pop("crawford", "on"), "crawford")
         beavers = _on_off(options.pop("beavers", "off"), "beavers")
         if options:
             raise CommandError(ErrorCode.BAD_ARGUMENT, f"newsession: unknown {', '.join(options)}")
         if length and (jacoby or beavers):
             raise CommandError(ErrorCode.BAD_ARGUMENT, "newsession: jacoby and beavers are money-play rules")
+        if length and not crawford:
+            raise CommandError(ErrorCode.UNSUPPORTED_FEATURE, "newsession: gammon plays matches with the Crawford rule")
         self.game = GameState(match_length=length, jacoby=jacoby, beavers=beavers)
         self.positioned = False
 
@@ -474,6 +488,8 @@ class UbgiEngine:
             if form == "gnubgid":
                 if ":" in text:
                     state = GameState.from_gnubg_id(text)
+                    if not state.match_length:  # a Match ID carries no money-play rules: the session's
+                        state = state.replace(jacoby=self.game.jacoby, beavers=self.game.beavers)
                 else:  # a bare Position ID: the rest of the game as described so far
                     position = Position.from_position_id(text, self.game.position.turn)
                     state = self.game.replace(position=position, dice=None, double_offered=False,

@@ -20,6 +20,7 @@ from ..errors import UnsupportedFeatureError
 from ..play import LegalPlays, Play
 from ..position import Color, Position
 from ..state import GameState
+from ..ubgi import Option
 
 if TYPE_CHECKING:
     from .names import PlayerSpec
@@ -35,12 +36,20 @@ def open_engine(spec: PlayerSpec):
     raise ValueError(f"{spec} is not an external engine")
 
 
-def has_option(engine: object, name: str) -> bool:
-    """Whether an engine client (UBGI, any dialect, or GNU Backgammon's) has setting ``name``."""
+def option_of(engine: object, name: str) -> Option | None:
+    """An engine client's setting ``name`` (UBGI, any dialect, or GNU Backgammon's), or None."""
     protocol = getattr(engine, "protocol", None)
     if protocol is not None:
-        return protocol.option_named(name) is not None
-    return name in getattr(engine, "options", {})
+        return protocol.option_named(name)
+    return getattr(engine, "options", {}).get(name)
+
+
+def fitted_seed(option: Option, seed: int) -> int:
+    """``seed`` brought into the range the engine announces for its seed (many take less than 2³¹)."""
+    low = option.min or 0
+    if option.max is None or option.max < low:
+        return seed
+    return low + seed % (option.max - low + 1)
 
 
 def state_of(board: np.ndarray, context: CubeContext | None = None, *, dice: tuple[int, int] | None = None,
@@ -71,7 +80,9 @@ class EnginePlayer:
 
     UBGI has no resignations, so an engine player never resigns and refuses resignations
     (the game is played out). An engine that cannot make cube decisions (UBGI compliance
-    level 0) never doubles and takes every double.
+    level 0) never doubles and takes every double. Settings a duel wants but the game can do
+    without (a seed, deterministic answers, cubeless plays) are tried; what the engine does
+    without is said in :attr:`notes`, one line each, for the duel to report.
     """
 
     def __init__(self, spec: PlayerSpec) -> None:
@@ -81,6 +92,8 @@ class EnginePlayer:
         self._engine = None
         self._cube_supported = True
         self._mode: str | None = None
+        self.notes: set[str] = set()
+        self._tried: set[str] = set()
 
     @property
     def engine(self):
@@ -89,17 +102,32 @@ class EnginePlayer:
         return self._engine
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
-        """Pass a seed on to an engine that has a ``Seed`` option (its own randomness, if any)."""
+        """Pass a seed on to the engine (its own randomness, if any), with deterministic answers;
+        an engine with no seed, or one that refuses it, plays on, and :attr:`notes` says so."""
         sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-        if has_option(self.engine, "Seed"):
-            self.engine.configure({"Seed": int(sequence.generate_state(1)[0] & 0x7FFFFFFF)})
+        engine = self.engine
+        option = option_of(engine, "Seed")
+        if option is not None and engine.try_configure("Seed", fitted_seed(option, int(sequence.generate_state(1)[0] & 0x7FFFFFFF))):
+            if option_of(engine, "Deterministic") is not None and "deterministic" not in self._tried:
+                self._tried.add("deterministic")
+                engine.try_configure("Deterministic", True)
+            return
+        if self.spec.name != "ubgi":
+            return  # GNU Backgammon's adapter evaluates without noise: the same question, the same answer
+        why = (f"it refused {option.name}: {engine.unsupported[option.name]}" if option is not None
+               else "it has no Seed setting")
+        self.notes.add(f"{self.name} plays without a seed ({why}): its games are not reproducible")
 
     # -- checker play -------------------------------------------------------------------------
     def _eval_mode(self, cubeful: bool) -> None:
-        """Cubeless games ask an engine with an ``EvalMode`` option for cubeless plays."""
+        """Cubeless games ask an engine with an ``EvalMode`` option for cubeless plays; one that
+        refuses plays by its own mode, and :attr:`notes` says so."""
         mode = "cubeful" if cubeful else "cubeless"
-        if mode != self._mode and has_option(self.engine, "EvalMode"):
-            self.engine.configure({"EvalMode": mode})
+        if mode != self._mode:
+            option = option_of(self.engine, "EvalMode")
+            if option is not None and not self.engine.try_configure("EvalMode", mode):
+                self.notes.add(f"{self.name} plays by its own evaluation mode, not {mode} "
+                               f"(it refused {option.name}: {self.engine.unsupported[option.name]})")
         self._mode = mode
 
     def choose_board(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None = None) -> np.ndarray:
