@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gammon import Match
+from gammon import Color, GameState, GameStatus, Match
 from gammon.analysis import THRESHOLDS, Analysis, analyse, mark, rating
 from gammon.cli import main
 from gammon.dice import SeededDice
@@ -211,3 +211,25 @@ def test_gnubg_as_the_analyst_gives_gnubgs_own_figures() -> None:
     assert (black.cube_error, white.cube_error) == pytest.approx(cube, abs=0.006)
     assert (black.checker_decisions, white.checker_decisions) == (25, 42)
     assert (black.cube_decisions, white.cube_decisions) == (7, 7)  # "close or actual cube decisions"
+
+
+def test_luck_is_what_a_roll_is_worth_above_the_average() -> None:
+    """Over every roll the side could have had, luck averages to nothing; 3-1 is a lucky opening."""
+    from gammon.analysis.core import _luck, _Task
+
+    player = load_player(ANALYST)
+    start = GameState(match_length=0).replace(status=GameStatus.PLAYING)
+    lucks = {}
+    for d1 in range(1, 7):
+        for d2 in range(1, d1):
+            task = _Task("checker", 1, 1, Color.WHITE, start.replace(dice=(d1, d2)), opening=True)
+            lucks[(d1, d2)] = _luck(player, task)
+    assert sum(lucks.values()) == pytest.approx(0.0, abs=1e-9)  # 15 rolls, each 2 ways in 30
+    assert lucks[(3, 1)] == max(lucks.values()) > 0 > lucks[(6, 2)]
+    later = start.replace(position=start.position.apply("8/5 6/5", dice=(3, 1)))
+    total = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            task = _Task("checker", 1, 2, Color.BLACK, later.replace(dice=(d1, d2)))
+            total += _luck(player, task) * (1 if d1 == d2 else 2)
+    assert total / 36 == pytest.approx(0.0, abs=1e-9)

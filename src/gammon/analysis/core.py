@@ -17,10 +17,11 @@ double would have cost under 0.16); the rating is GNU Backgammon's ladder for th
 per decision: under 2 mEMG Supernatural, 5 World class, 8 Expert, 12 Advanced, 18
 Intermediate, 26 Casual player, 35 Beginner, else Awful!.
 
-Luck is the analyst's estimate of what each roll was worth: the equity of the best play of
-the roll minus the equity the side had before rolling (the negated equity of the opponent's
-play before it, at the same cube). The luck-adjusted result is the result less the luck
-(a match: the match winning chance above 50%; money: points).
+Luck is judged as GNU Backgammon judges it, by a fast player of its own (``luck``, default
+gammon's net at 0 ply, as gnubg uses its 0-ply evaluation): what the roll's best play is worth
+less what the side on roll could expect before rolling, the average of the best plays of all
+36 rolls (of the 30 non-doubles for the opening roll). The luck-adjusted result is the result
+less the luck (a match: the match winning chance above 50%; money: points).
 """
 
 from __future__ import annotations
@@ -201,23 +202,51 @@ class _Task:
     doubled: bool = False
     response: ActionKind | None = None
     response_move: int = 0
+    opening: bool = False
 
 
-_analyst: Player | None = None
+_players: tuple[Player, Player] | None = None  # a worker's analyst and luck player
 
 
-def _load(name: str) -> None:
-    global _analyst
-    _analyst = load_player(name)
+def _load(name: str, luck: str) -> None:
+    global _players
+    analyst = load_player(name)
+    _players = (analyst, analyst if luck == name else load_player(luck))
+
+
+def _unload() -> None:
+    global _players
+    if _players is not None:
+        for player in set(_players):
+            player.close()
+    _players = None
 
 
 def _judge(task: _Task) -> dict[str, Any]:
     """One task on a worker, with the worker's analyst."""
-    assert _analyst is not None
-    return _judge_with(_analyst, task)
+    assert _players is not None
+    return _judge_with(*_players, task)
 
 
-def _judge_with(analyst: Player, task: _Task) -> dict[str, Any]:
+_ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
+
+
+def _luck(player: Player, task: _Task) -> float:
+    """The rolled roll's best play less the average best play of every roll the side could have had."""
+    state = task.state
+    assert state.dice is not None
+
+    def best(dice: tuple[int, int]) -> float:
+        return hint(state.replace(dice=dice), *dice, player)[0].equity
+
+    rolled = tuple(sorted(state.dice, reverse=True))
+    values = {dice: best(dice) for dice in _ROLLS if not (task.opening and dice[0] == dice[1])}
+    weights = {dice: (1 if dice[0] == dice[1] else 2) for dice in values}
+    expected = sum(values[d] * weights[d] for d in values) / sum(weights.values())
+    return values[rolled] - expected  # type: ignore[index]
+
+
+def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
     state = task.state
     context = CubeContext.from_state(state)
     win, lose = context.value_of(state.cube), context.value_of(-state.cube)
@@ -242,7 +271,7 @@ def _judge_with(analyst: Player, task: _Task) -> dict[str, Any]:
     return {
         "best": best.equity, "played": played.equity, "played_text": str(legal[chosen]) or "(no move)",
         "best_text": best.play_text(), "options": tuple((h.play_text(), h.equity) for h in hints[:_BEST_SHOWN]),
-        "forced": len(legal) == 1, "mwc": mwc, "scale": scale,
+        "forced": len(legal) == 1, "mwc": mwc, "scale": scale, "luck": _luck(luck, task),
     }
 
 
@@ -268,7 +297,8 @@ def _tasks(record: MatchRecord) -> Iterator[_Task]:
                             response=actions[reply].kind if reply is not None else None,
                             response_move=rows[reply] if reply is not None else 0)
             elif kind == ActionKind.PLAY and color is not None and action.play is not None:
-                yield _Task("checker", number, rows[index], color, state, play=action.play)
+                opening = index > 0 and actions[index - 1].kind == ActionKind.OPENING_ROLL
+                yield _Task("checker", number, rows[index], color, state, play=action.play, opening=opening)
             match.apply(action)
 
 
@@ -278,11 +308,13 @@ def analyse(
     *,
     workers: int | None = None,
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
+    luck: str = DEFAULT_ANALYST,
 ) -> Analysis:
     """Judge every decision of ``record`` with ``player`` (a name, or a player to use in this process).
 
-    ``workers`` processes share the work (default: every core for a named analyst when there
-    is enough to share); ``progress(results, total)`` wraps the stream of results (a progress bar).
+    ``workers`` processes share the work (default: every core when there is enough to share);
+    ``progress(results, total)`` wraps the stream of results (a progress bar); ``luck`` names
+    the player that judges the dice.
     """
     tasks = list(_tasks(record))
     if not tasks:
@@ -290,7 +322,7 @@ def analyse(
     if isinstance(player, str):
         name = player
         count = workers if workers is not None else (available_cores() if _worth_sharing(name, len(tasks)) else 1)
-        pool = Workers(count, initializer=_load, initargs=(name,))
+        pool = Workers(count, initializer=_load, initargs=(name, luck))
         try:
             results: Iterator[Any] = pool.imap(_judge, tasks)
             if progress is not None:
@@ -298,12 +330,16 @@ def analyse(
             judged = list(results)
         finally:
             pool.close()
-            if count == 1 and _analyst is not None:
-                _analyst.close()
+            if count == 1:
+                _unload()
     else:
         name = getattr(player, "name", type(player).__name__)
-        stream: Iterator[Any] = (_judge_with(player, task) for task in tasks)
-        judged = list(progress(stream, len(tasks)) if progress is not None else stream)
+        judge = load_player(luck)
+        try:
+            stream: Iterator[Any] = (_judge_with(player, judge, task) for task in tasks)
+            judged = list(progress(stream, len(tasks)) if progress is not None else stream)
+        finally:
+            judge.close()
     return _summarise(record, name, tasks, judged)
 
 
@@ -311,7 +347,7 @@ def _worth_sharing(name: str, tasks: int) -> bool:
     """Whether starting workers pays: a deep or external analyst, or a long record (a 0-ply net
     judges a short match faster than processes start)."""
     spec = parse_player(name)
-    return spec.ply > 0 or spec.external or tasks >= 400
+    return spec.ply > 0 or spec.external or tasks >= 150
 
 
 def _names(record: MatchRecord) -> dict[Color, str]:
@@ -325,8 +361,6 @@ def _summarise(record: MatchRecord, analyst: str, tasks: list[_Task], judged: li
     players = {color: PlayerSummary(names[color], color) for color in Color}
     decisions: list[Decision] = []
     course: list[tuple[int, int, float, float | None]] = []
-    before: dict[str, Any] | None = None  # the last play judged, for the next roll's luck
-    before_task: _Task | None = None
     for task, result in zip(tasks, judged):
         summary = players[task.color]
         if task.kind == "checker":
@@ -337,12 +371,8 @@ def _summarise(record: MatchRecord, analyst: str, tasks: list[_Task], judged: li
             if not result["forced"]:
                 summary.checker_decisions += 1
                 summary.checker_error += error
-            if (before is not None and before_task is not None and before_task.game == task.game
-                    and before_task.color != task.color and before_task.state.cube == task.state.cube):
-                luck = result["best"] + before["played"]  # best after the roll less the equity before it
-                summary.luck += luck
-                summary.luck_value += luck * result["scale"]
-            before, before_task = result, task
+            summary.luck += result["luck"]
+            summary.luck_value += result["luck"] * result["scale"]
             white = result["played"] if task.color == Color.WHITE else -result["played"]
             mwc = result["mwc"]
             if mwc is not None and task.color != Color.WHITE:
