@@ -186,3 +186,35 @@ def test_gnubg_behind_gammon_engine() -> None:
     report = run_check(gammon_engine("gnubg:0"), games=1, stop_limit=HANG_GUARD)
     failures = [check.line() for check in report.checks if check.status == FAIL]
     assert failures == [] and report.dialect == "v0.1" and report.level == 2
+
+
+# -- faults of an engine nobody here wrote ---------------------------------------------------
+def test_the_peers_faults_are_each_reported_with_the_exchange(tmp_path: Path) -> None:
+    # The peer: refuses keys it announces, takes garbage after an ID, reads a long line as
+    # several commands, ignores movetime, and does not know gammon's position bpn.
+    path = tmp_path / "positions.txt"
+    path.write_text(Position().position_id() + "\n")
+    report = run_check(fake("--peer", "--delay", "1.2"), games=0, positions=path, stop_limit=HANG_GUARD)
+    found = {check.name: check for check in report.checks}
+    assert found["position-bpn"].status == SKIP and "unknown_command" in found["position-bpn"].detail
+    assert found["position-xgid"].status == SKIP
+    garbage = found["bad-input-position-trailing-garbage"]
+    assert garbage.status == FAIL and f"exchange: > position gnubgid {GameState().gnubg_id()} trailing garbage" \
+        in garbage.detail and "< readyok" in garbage.detail
+    long = found["long-command"]
+    assert long.status == FAIL and "as if read as several commands" in long.detail
+    assert long.detail.count("< error") == 2
+    movetime = found["movetime"]
+    assert movetime.status == FAIL and "'go role chequer movetime 200' ignored" in movetime.detail
+    assert "> go role chequer movetime 200 | < bestmove" in movetime.detail
+    assert found["options-defaults"].status == FAIL and "error unsupported key" in found["options-defaults"].detail
+    assert report.level == -1
+
+
+def test_the_plain_fake_passes_the_new_checks() -> None:
+    report = run_check(fake(), games=0)
+    found = {check.name: check for check in report.checks}
+    assert found["bad-input-position-trailing-garbage"].status == PASS
+    assert found["long-command"].status == PASS and "read as one command" in found["long-command"].detail
+    assert "cannot be told" in found["movetime"].detail
+    assert "60 s" in found["isready"].detail

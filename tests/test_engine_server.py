@@ -313,3 +313,22 @@ def test_the_sessions_money_rules_join_a_match_id() -> None:
     assert values[0]["eq"] < values[1]["eq"]  # ... worth less when the Jacoby rule voids gammons
     refused = converse(["newsession type match length 5 crawford off"])
     assert refused[0].startswith("error unsupported_feature") and "Crawford" in refused[0]
+
+
+def test_the_first_isready_compiles_the_kernels_before_readyok(monkeypatch) -> None:
+    from gammon.engine_server.backends import LocalBackend
+
+    out = io.StringIO()
+    warmed: list[tuple[int, str]] = []
+    original = LocalBackend.warm
+
+    def spy(self: LocalBackend, depth: int) -> None:
+        warmed.append((depth, out.getvalue()))
+        original(self, depth)
+
+    monkeypatch.setattr(LocalBackend, "warm", spy)
+    engine = UbgiEngine("pubeval", 1, out)
+    engine.run(iter(["isready\n", "isready\n", "setoption name Player value simple\n", "isready\n"]))
+    # Once per player, at its depth, and before the readyok it precedes.
+    assert [(depth, text) for depth, text in warmed] == [(1, ""), (1, "readyok\nreadyok\n")]
+    assert out.getvalue().splitlines() == ["readyok"] * 3

@@ -35,7 +35,7 @@ from ..play import LegalPlays, Play
 from ..position import Color, Position
 from ..state import GameState
 from ..ubgi import INFO_NUMBERS, ErrorCode, Option, parse_info, parse_key_line, parse_option_line
-from .connection import Connection, Gone, Timeout, clip
+from .connection import FIRST_SEARCH_S, Connection, Gone, Timeout, clip
 from .corpus import CorpusPosition, builtin_corpus, midgame, read_corpus
 from .report import FAIL, PASS, SKIP, CheckReport, CheckResult, CheckSetupError
 
@@ -52,8 +52,14 @@ STOP_LIMIT_S = 2.0
 #: The ``movetime`` of the movetime check, and how long nothing may follow its bestmove.
 MOVETIME_MS = 200
 GRACE_S = 1.0
-#: How long the first reply may take at least, whatever the per-reply timeout: engines load at start.
-STARTUP_S = 10.0
+#: A search this long at least (ms) shows whether ``movetime`` cut it short; a plain ``go``
+#: still running after PLAIN_LIMIT_S is stopped.
+MEASURABLE_MS = 1000.0
+PLAIN_LIMIT_S = 3.0
+#: A ``movetime`` search that takes this share of a plain one's time has ignored its limit.
+IGNORED_SHARE = 0.8
+#: The length of the line the long-command check sends: over 2,048 bytes, a common buffer size.
+LONG_COMMAND_BYTES = 2100
 #: How long ``quit`` may take to end the process.
 QUIT_LIMIT_S = 5.0
 #: Plies after which a game of the ``games`` check is abandoned (no real game gets near).
@@ -108,6 +114,20 @@ def _error_code(line: str) -> str:
     return words[1] if len(words) > 1 else ""
 
 
+#: The codes that say "not done here": an optional form or an extension answered so is skipped.
+DECLINED = frozenset({ErrorCode.UNKNOWN_COMMAND.value, ErrorCode.UNSUPPORTED_FEATURE.value})
+
+
+def _declined(line: str) -> bool:
+    return _is_error(line) and _error_code(line) in DECLINED
+
+
+def exchange(sent: Sequence[str], received: Sequence[str]) -> str:
+    """What went over the wire, as a report shows it: ``> sent`` and ``< received``, lines cut."""
+    lines = [f"> {clip(line, 70)}" for line in sent] + [f"< {clip(line, 70)}" for line in received]
+    return "exchange: " + " | ".join(lines)
+
+
 # -- the suite ----------------------------------------------------------------------------
 class _Suite:
     """Runs the checks in order on one engine, restarting it when a check leaves it dead."""
@@ -158,7 +178,7 @@ class _Suite:
     def handshake(self, wire: Connection) -> str:
         """``ubgi`` to ``ubgiok``: identity, dialect and options; the detail of the check."""
         wire.send("ubgi")
-        _, lines = wire.until(lambda line: line.strip() == "ubgiok", max(self.timeout, STARTUP_S))
+        _, lines = wire.until(lambda line: line.strip() == "ubgiok")
         options: list[Option] = []
         kinds: set[str] = set()
         unexpected: list[str] = []
@@ -231,6 +251,7 @@ class _Suite:
         info check), and any other lines that came before it."""
         line, before = wire.until(lambda text: text.split()[:1] != [] and text.split()[0] in GO_REPLIES)
         ms = (time.monotonic() - start) * 1000
+        wire.searched = True
         infos = [text for text in before if text.split()[:1] == ["info"]]
         self.infos.extend(infos)
         return _Reply(line.strip(), infos, ms), [text for text in before if text.split()[:1] != ["info"]]
@@ -288,7 +309,8 @@ class _Suite:
         lines = wire.sync()
         if lines:
             raise _Fail(f"unexpected {clip(lines[0])!r} before readyok")
-        return f"readyok in {(time.monotonic() - start) * 1000:.0f} ms"
+        return (f"readyok in {(time.monotonic() - start) * 1000:.0f} ms (until its first search has answered, "
+                f"an engine has {FIRST_SEARCH_S:g} s a reply: it may load and compile then)")
 
     def set_command(self, name: str, value: str) -> str:
         if self.report.dialect == "v0.2":
@@ -366,7 +388,8 @@ class _Suite:
         return f"{len(self.positions())} positions as a bare Position ID, legal plays"
 
     def check_position_form(self, form: str) -> str:
-        """``position xgid`` or ``position bpn``: unsupported_feature is a skip, anything else judged."""
+        """``position xgid`` (optional) or ``position bpn`` (gammon's extension): ``unsupported_feature``
+        or ``unknown_command`` is a skip, anything else judged."""
         wire = self.engine()
         wire.send("newgame")
         for state, dice in self.positions():
@@ -375,7 +398,7 @@ class _Suite:
             wire.send(command)
             lines = wire.sync()
             if lines:
-                if len(lines) == 1 and _error_code(lines[0]) == ErrorCode.UNSUPPORTED_FEATURE.value:
+                if len(lines) == 1 and _declined(lines[0]):
                     raise _Skip(f"not supported ({clip(lines[0], 100)})")
                 raise _Fail(f"{command!r} answered {clip(lines[0])!r}")
             self.chequer(wire, state, dice, command)
@@ -471,7 +494,30 @@ class _Suite:
             raise _Fail(f"{shown}: no readyok within {self.timeout:g} s after it") from None
         if len(wire.tracebacks) > traced:
             raise _Fail(f"{shown}: traceback ({wire.tracebacks[traced]})")
-        return self.one_error(shown, lines, allow_none)
+        try:
+            return self.one_error(shown, lines, allow_none)
+        except _Fail as failure:
+            sent = [*setup, payload if isinstance(payload, str) else repr(payload), "isready"]
+            raise _Fail(f"{failure}; {exchange(sent, [*lines, 'readyok'])}") from None
+
+    def check_long_command(self) -> str:
+        """A command longer than 2,048 bytes (``dice 3``, spaces, ``1``) is one command: taken
+        (then the next ``go`` plays a 3-1) or refused with one ``error``, never read as several."""
+        wire = self.engine()
+        opening = GameState()
+        setup = ["newgame", f"position gnubgid {opening.gnubg_id()}"]
+        self.quiet(wire, *setup)
+        command = "dice 3" + " " * (LONG_COMMAND_BYTES - len("dice 3 1")) + " 1"
+        wire.send(command)
+        lines = wire.sync()
+        shown = f"dice 3 <{LONG_COMMAND_BYTES - 8} spaces> 1 ({len(command)} bytes)"
+        if lines:
+            if len(lines) == 1 and _is_error(lines[0]):
+                return f"{shown}: refused as one command ({clip(lines[0], 80)})"
+            raise _Fail(f"{shown}: {len(lines)} lines, as if read as several commands; "
+                        f"{exchange([*setup, shown, 'isready'], [*lines, 'readyok'])}")
+        play, _ = self.chequer(wire, opening, (3, 1), setup[1])
+        return f"{shown}: read as one command (then a legal 3-1, {play.ubgi()})"
 
     def check_quit(self) -> str:
         wire = self.engine()
@@ -497,7 +543,7 @@ class _Suite:
         command = f"position gnubgid {state.gnubg_id()}"
         wire.send(command)
         reply = self.go(wire, "go role cube")
-        if reply.word == "error" and _error_code(reply.line) == ErrorCode.UNSUPPORTED_FEATURE.value:
+        if _declined(reply.line):
             raise _Skip(f"not supported ({clip(reply.line, 100)})")
         if reply.word != "bestcube" or reply.rest not in answers:
             raise _Fail(f"{command}: 'go role cube' answered {clip(reply.line)!r}, expected bestcube {'|'.join(answers)}")
@@ -519,7 +565,7 @@ class _Suite:
         wire.send(command)
         wire.send(f"dice {dice[0]} {dice[1]}")
         reply = self.go(wire, "go role turn")
-        if reply.word == "error" and _error_code(reply.line) == ErrorCode.UNSUPPORTED_FEATURE.value:
+        if _declined(reply.line):
             raise _Skip(f"not supported ({clip(reply.line, 100)})")
         match = re.fullmatch(r"bestturn cube=(double|nodouble) move=(.*)", reply.line)
         if match is None:
@@ -623,7 +669,7 @@ class _Suite:
         return self.deepest(self.movetime_search)
 
     def movetime_search(self, wire: Connection, depth: Option | None) -> str:
-        state, dice, _ = self.search_setup(wire, depth, (2, 1))
+        state, dice, setup = self.search_setup(wire, depth, (2, 1))
         command = f"go role chequer movetime {MOVETIME_MS}"
         start = time.monotonic()
         wire.send(command)
@@ -648,7 +694,29 @@ class _Suite:
             raise _Fail(f"{command!r}: after {clip(line, 60)!r} also {clip(extra[0])!r}")
         if ms > MOVETIME_MS + self.stop_limit_ms:
             raise _Fail(f"{command!r}: bestmove after {ms:.0f} ms (limit {MOVETIME_MS + self.stop_limit_ms:g} ms)")
-        return f"{command!r}: legal bestmove after {ms:.0f} ms, nothing after it for {GRACE_S:g} s"
+        plain = self.plain_search(wire, setup[-2:])
+        if plain.ms >= MEASURABLE_MS and ms >= IGNORED_SHARE * plain.ms:
+            shown = [*setup[-2:], command]
+            raise _Fail(f"{command!r} ignored: {ms:.0f} ms, as long as a go without it ({plain.ms:.0f} ms); "
+                        f"{exchange(shown, [line + f' (after {ms:.0f} ms)'])}, then "
+                        f"{exchange([*setup[-2:], 'go role chequer'], [plain.line + f' (after {plain.ms:.0f} ms)'])}")
+        compared = (f"; a go without it took {plain.ms:.0f} ms" if plain.ms >= MEASURABLE_MS
+                    else "; searches end within it anyway, so whether it is honoured cannot be told")
+        return f"{command!r}: legal bestmove after {ms:.0f} ms, nothing after it for {GRACE_S:g} s{compared}"
+
+    def plain_search(self, wire: Connection, setup: Sequence[str]) -> _Reply:
+        """The same search without a limit, for comparison: stopped if it runs over
+        :data:`PLAIN_LIMIT_S` (its time then counts as that at least)."""
+        self.quiet(wire, *setup)
+        start = time.monotonic()
+        wire.send("go role chequer")
+        done = self.collect(wire, start, start + PLAIN_LIMIT_S)
+        if done is not None:
+            return done
+        wire.send("stop")
+        reply, _ = self.reply(wire, start)
+        wire.sync()
+        return _Reply(reply.line, reply.infos, max(reply.ms, PLAIN_LIMIT_S * 1000))
 
     def stop_search(self, wire: Connection, depth: Option | None) -> str:
         state, dice, setup = self.search_setup(wire, depth, (4, 3))
@@ -720,6 +788,7 @@ class _Suite:
                 infos.append(line)
             elif words and words[0] in GO_REPLIES:
                 ms = (time.monotonic() - start) * 1000
+                wire.searched = True
                 self.infos.extend(infos)
                 wire.sync()
                 return _Reply(line, infos, ms)
@@ -756,6 +825,7 @@ class _Suite:
             ("dice-7-7", "dice 7 7", (f"position gnubgid {opening}",), False),
             ("dice-3", "dice 3", (f"position gnubgid {opening}",), False),
             ("position-garbage", "position gnubgid !!!", (), False),
+            ("position-trailing-garbage", f"position gnubgid {opening} trailing garbage", (), False),
             ("setoption-no-name", "setoption", (), False),
             ("go-without-position", "go role chequer", ("newgame", "dice 3 1"), False),
             ("go-without-dice", "go role chequer", ("newgame", f"position gnubgid {opening}"), False),
@@ -768,6 +838,7 @@ class _Suite:
             self.run(f"bad-input-{name}", 0,
                      lambda payload=payload, setup=setup, allow_none=allow_none:
                      self.check_bad_input(payload, setup, allow_none))
+        self.run("long-command", 0, self.check_long_command)
         self.run("cube", 1, self.check_cube)
         self.run("cube-take", None, self.check_take)
         self.run("turn", 1, self.check_turn)

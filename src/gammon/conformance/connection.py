@@ -17,6 +17,9 @@ from .report import CheckSetupError
 
 #: Longest line read from an engine (the suite reads what any engine prints).
 MAX_LINE = 1 << 26
+#: Seconds an engine's first search may take, and the ``isready`` before it, whatever the
+#: per-reply timeout: engines load and compile then (gammon's kernels, on an empty cache).
+FIRST_SEARCH_S = 60.0
 
 
 class Gone(Exception):
@@ -39,6 +42,7 @@ class Connection:
         self.background = background
         self.timeout = timeout
         self.last_sent = ""
+        self.searched = False  # a search has been answered: the first-search allowance is spent
         self.tracebacks: list[str] = []
         self._tracing: set[str] = set()
         try:
@@ -82,8 +86,11 @@ class Connection:
             raise Gone(f"{error} after {clip(self.last_sent, 80)!r}") from None
 
     def until(self, accept: Callable[[str], bool], timeout: float | None = None) -> tuple[str, list[str]]:
-        """The first line ``accept`` takes, and the lines before it."""
+        """The first line ``accept`` takes, and the lines before it; until a search has been
+        answered, within :data:`FIRST_SEARCH_S` at least."""
         seconds = self.timeout if timeout is None else timeout
+        if not self.searched:
+            seconds = max(seconds, FIRST_SEARCH_S)
         deadline = time.monotonic() + seconds
         before: list[str] = []
         while True:
