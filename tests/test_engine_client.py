@@ -15,6 +15,7 @@ from gammon import GameState, Position
 from gammon.players import cube_hint, hint
 from gammon.players import load_player, parse_player
 from gammon.engine import (
+    EngineCommandError,
     EngineError,
     EngineProtocolError,
     EngineTerminatedError,
@@ -264,3 +265,14 @@ def test_gammon_means_this_gammon_without_it_on_path(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("PATH", "/nonexistent")
     assert split_command("gammon engine --ply 0") == [sys.executable, "-m", "gammon", "engine", "--ply", "0"]
     assert split_command(["other", "x"]) == ["other", "x"]
+
+
+def test_two_refused_settings_then_a_play_stay_in_step(engine: SimpleEngine) -> None:
+    # The reproduction against gammon's own engine: each refusal is its own request's.
+    for name in ("nobody", "neither"):
+        with pytest.raises(EngineCommandError) as refused:
+            engine.configure({"Player": name})
+        assert refused.value.code == "bad_value" and name in str(refused.value)
+    assert engine.play(Position(), (5, 2)).play == load_player("pubeval").choose_play(Position(), 5, 2)
+    engine.configure({"Ply": 0})  # accepted: no stale error left to raise
+    assert engine.try_configure("Seed", 3) is True and engine.unsupported == {}
