@@ -253,9 +253,8 @@ class UbgiProtocol(EngineProtocol):
             if any(o.name.startswith("engine.") or "." in o.name for o in self.options.values()):
                 self.dialect = "0.2"
             self._isready()
-            refusal = await self._until_ready("isready", deadline)
-            if refusal is not None:
-                raise refusal
+            while not (await self._read(deadline) == "readyok" and self._ready()):
+                pass  # what an engine prints as it loads (banners included) is passed over, as above
 
     async def ping(self) -> None:
         """``isready`` ... ``readyok``."""
