@@ -18,8 +18,10 @@ from .model import MatchRecord, RecordError, Rules, build
 __all__ = ["read_mat", "write_mat"]
 
 #: Metadata keys and the header tags that carry them.
-TAGS = {"event": "Event", "date": "EventDate", "site": "Site", "round": "Round", "annotator": "Annotator",
-        "transcriber": "Transcriber", "comment": "Comment", "time": "EventTime"}
+#: Metadata keys and the header tags that carry them, in the order GNU Backgammon writes them (its
+#: annotator is the "Transcriber"; the comment is written as plain ``; `` lines after the tags).
+TAGS = {"site": "Site", "event": "Event", "round": "Round", "date": "EventDate", "annotator": "Transcriber"}
+_READ_TAGS = {**{tag.lower(): key for key, tag in TAGS.items()}, "annotator": "annotator"}
 _RULE_TAGS = ("Crawford", "Jacoby", "Beaver", "CubeLimit")
 _COLUMN = 28  # width of black's column, as GNU Backgammon pads it
 _HEADER = re.compile(r";\s*\[\s*([^\s\"\]]+)\s+\"(.*)\"\s*\]\s*")
@@ -47,6 +49,7 @@ class _Game:
 
 def read_mat(text: str) -> MatchRecord:
     """Read ``.mat`` text; any line that is not what the format allows is a RecordError naming it."""
+    text = text.removeprefix("\ufeff")
     metadata: dict[str, str] = {}
     rules: dict[str, str] = {}
     length: int | None = None
@@ -58,13 +61,15 @@ def read_mat(text: str) -> MatchRecord:
             continue
         if line.lstrip().startswith(";"):
             header = _HEADER.fullmatch(line.strip())
-            if header is None:
-                continue  # a comment
+            if header is None:  # the match's comment, a line at a time
+                note = line.strip()[1:].removeprefix(" ")
+                metadata["comment"] = f"{metadata['comment']}\n{note}" if "comment" in metadata else note
+                continue
             tag, value = header.group(1), header.group(2)
             if tag in _RULE_TAGS:
                 rules[tag] = value
             else:
-                key = next((k for k, t in TAGS.items() if t.lower() == tag.lower()), tag)
+                key = _READ_TAGS.get(tag.lower(), tag)
                 metadata[key] = value.replace(".", "-") if key == "date" else value
             continue
         if (found := _LENGTH.fullmatch(line)) is not None and not games:
@@ -215,9 +220,10 @@ def _read_cell(game: _Game, color: Color, words: list[str], row: int, where: str
 def write_mat(record: MatchRecord) -> str:
     """The record laid out as GNU Backgammon exports ``.mat``; :func:`read_mat` reads it back the same."""
     lines: list[str] = []
-    for key, value in record.metadata.items():
-        tag = TAGS.get(key, key)
-        lines.append(f'; [{tag} "{value.replace(chr(45), ".") if key == "date" else value}"]')
+    meta = record.metadata
+    for key in [*[k for k in TAGS if k in meta], *[k for k in meta if k not in TAGS and k != "comment"]]:
+        value = meta[key].replace("\n", " ")
+        lines.append(f'; [{TAGS.get(key, key)} "{value.replace("-", ".") if key == "date" else value}"]')
     rules = record.rules
     if rules.crawford != (record.length > 0):
         lines.append(f'; [Crawford "{"On" if rules.crawford else "Off"}"]')
@@ -227,7 +233,9 @@ def write_mat(record: MatchRecord) -> str:
         lines.append('; [Beaver "On"]')
     if rules.cube_limit is not None:
         lines.append(f'; [CubeLimit "{rules.cube_limit}"]')
-    lines += ["", f" {record.length} point match", ""]  # the blank line even without headers, as gnubg
+    lines.append("")  # even without headers, as GNU Backgammon
+    lines += [f"; {note}".rstrip() for note in meta.get("comment", "").split("\n")] if "comment" in meta else []
+    lines += [f" {record.length} point match", ""]
     for number, game in enumerate(record.games, 1):
         lines.append(f" Game {number}")
         left = f"{record.black} : {game.score[Color.BLACK]}"
@@ -241,7 +249,8 @@ def write_mat(record: MatchRecord) -> str:
             else:
                 rows.append(f"{'':{5 + _COLUMN if game.result.winner == Color.WHITE else 5}}{wins}")
         lines += rows
-        lines.append("")
+        if game.result is not None:
+            lines.append("")  # a finished game's blank line; an unfinished last game has none
     return "\n".join(lines) + "\n"
 
 
