@@ -72,12 +72,16 @@ def test_duels_with_the_peer_finish_reproducibly_and_say_it_has_no_seed(capsys: 
     assert time.monotonic() - start < HANG_GUARD * 3
 
 
-def test_a_workers_engine_error_ends_the_duel_with_that_error() -> None:
+def test_a_workers_engine_error_ends_the_duel_with_that_error(capsys: pytest.CaptureFixture[str]) -> None:
     start = time.monotonic()
+    refusing = ubgi([*FAKE, "--break", "refuse-go"])
     for workers in (2, 1):
         with pytest.raises(EngineCommandError) as failed:
-            duel(ubgi([*FAKE, "--break", "refuse-go"]), "pubeval", 4, seed=1, workers=workers)
+            duel(refusing, "pubeval", 4, seed=1, workers=workers)
         assert failed.value.code == "engine_failure" and "cannot search today" in str(failed.value)
+    assert main(["duel", refusing, "pubeval", "--games", "4", "--workers", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "engine_failure cannot search today" in err and "Traceback" not in err
     assert time.monotonic() - start < HANG_GUARD
 
 
