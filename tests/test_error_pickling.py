@@ -75,3 +75,25 @@ def test_every_error_comes_back_from_a_worker_process_as_itself() -> None:
             with pytest.raises(cls) as raised:
                 results.next(HANG_GUARD)  # type: ignore[attr-defined]  # a pool's iterator: a deadline
             assert same(raised.value, sample(cls))
+
+
+class _Unpicklable(Exception):
+    """An error of the kind other libraries raise: its __init__ takes what its args do not hold."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(f"{code}: {text}")
+
+
+def _fail_oddly(task: tuple) -> tuple[list, set[str]]:
+    raise _Unpicklable(7, "odd")
+
+
+def test_a_duel_worker_error_that_cannot_cross_comes_back_named() -> None:
+    from gammon.duel import DuelWorkerError, _Crossing
+
+    with pytest.raises(Exception):
+        pickle.loads(pickle.dumps(_Unpicklable(7, "odd")))
+    with Workers(2) as pool:
+        results = pool.imap(_Crossing(_fail_oddly), [(0, [0])])
+        with pytest.raises(DuelWorkerError, match="_Unpicklable: 7: odd"):
+            results.next(HANG_GUARD)  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import operator
+import pickle
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -34,6 +35,7 @@ from . import movegen
 from .cube.context import CubeContext, Owner
 from .cube.met import MAX_AWAY
 from .dice import DiceSource, DiceStream, ci95
+from .errors import GammonError
 from .evaluation import Response
 from .players import Player, load_player, parse_player
 from .position import Position
@@ -454,6 +456,30 @@ def _close_worker_players() -> None:
         _worker_players = None
 
 
+class DuelWorkerError(GammonError):
+    """A duel's worker failed with an error that cannot cross to the parent process (not one
+    of gammon's, which all can): its type and message, in one that can."""
+
+
+class _Crossing:
+    """``run(task)`` whose error is sure to reach the parent: a pool whose worker's error
+    cannot be unpickled there never gives a result again (its result thread dies), so an
+    error that does not survive pickling is replaced by a :class:`DuelWorkerError`."""
+
+    def __init__(self, run: Callable[[tuple], tuple[list, set[str]]]) -> None:
+        self.run = run
+
+    def __call__(self, task: tuple) -> tuple[list, set[str]]:
+        try:
+            return self.run(task)
+        except Exception as error:
+            try:
+                pickle.loads(pickle.dumps(error))
+            except Exception:
+                raise DuelWorkerError(f"a duel worker failed: {type(error).__name__}: {error}") from None
+            raise
+
+
 def _noted(results: list[T]) -> tuple[list[T], set[str]]:
     """A chunk's results and what the worker's players have noted meanwhile (an engine that
     plays without a seed, ...), for the parent to report once."""
@@ -519,7 +545,7 @@ def _play_pairs(
     start = time.perf_counter()
     try:
         with Workers(workers, initializer=_init_worker, initargs=(a, b)) as pool:
-            for chunk_result, chunk_notes in pool.imap(run, tasks):
+            for chunk_result, chunk_notes in pool.imap(_Crossing(run), tasks):
                 results.extend(chunk_result)
                 notes |= chunk_notes
                 if bar is not None:
