@@ -46,9 +46,9 @@ def analyst_name(player: str, ply: int | None) -> str:
     """``--player`` with ``--ply``'s depth put in."""
     from ..players import parse_player
 
-    spec = parse_player(player)
+    spec = parse_player(player)  # checked here, so a bad name is refused before any reading
     if ply is None:
-        return str(spec)
+        return player.strip()
     if spec.command:
         raise AnalyseArgumentError(f"--ply does not apply to an engine command ({player!r}): its depth is its own")
     if not 0 <= ply <= 3:
