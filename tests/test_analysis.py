@@ -194,6 +194,12 @@ def test_bad_file_and_bad_player_are_clear_errors(tmp_path: Path, capsys: pytest
     assert "game 1, move 1" in capsys.readouterr().err
     assert main(["analyse", str(RECORDS / "match5.mat"), "--player", "nobody"]) == 1
     assert "nobody" in capsys.readouterr().err
+    empty = tmp_path / "empty.mat"
+    empty.write_text(" 3 point match\n\n Game 1\n a : 0     b : 0\n")
+    assert main(["analyse", str(empty)]) == 1
+    assert "no decision" in capsys.readouterr().err
+    assert main(["analyse", str(RECORDS / "match5.mat"), "--html", str(tmp_path / "no" / "such" / "dir.html")]) == 1
+    assert "cannot write" in capsys.readouterr().err
 
 
 def test_gnubg_as_the_analyst_gives_gnubgs_own_figures() -> None:

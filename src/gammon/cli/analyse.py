@@ -68,13 +68,19 @@ def _analyse(args: argparse.Namespace) -> int:
 
     name = analyst_name(args.player, args.ply)
     record = MatchRecord.read(args.file)
-    analysis = analyse(record, name, workers=args.workers, progress=_progress)
-    if args.html:
+    report = None
+    if args.html:  # opened first: an unwritable report is said before the work, not after
         try:
-            with open(args.html, "w", encoding="utf-8") as out:
-                out.write(analysis.html())
+            report = open(args.html, "w", encoding="utf-8")
         except OSError as error:
             raise AnalyseArgumentError(f"cannot write {args.html}: {error.strerror or error}") from None
+    try:
+        analysis = analyse(record, name, workers=args.workers, progress=_progress)
+        if report is not None:
+            report.write(analysis.html())
+    finally:
+        if report is not None:
+            report.close()
     if args.json:
         json.dump(analysis.as_json(), sys.stdout, indent=1)
         sys.stdout.write("\n")
