@@ -310,7 +310,7 @@ class _Suite:
         if lines:
             raise _Fail(f"unexpected {clip(lines[0])!r} before readyok")
         return (f"readyok in {(time.monotonic() - start) * 1000:.0f} ms (until its first search has answered, "
-                f"an engine has {FIRST_SEARCH_S:g} s a reply: it may load and compile then)")
+                f"an engine has {FIRST_SEARCH_S:g} s for each reply: it may load and compile then)")
 
     def set_command(self, name: str, value: str) -> str:
         if self.report.dialect == "v0.2":
