@@ -93,7 +93,7 @@ class EnginePlayer:
         self._cube_supported = True
         self._mode: str | None = None
         self.notes: set[str] = set()
-        self._tried: set[str] = set()
+        self._deterministic_asked = False
 
     @property
     def engine(self):
@@ -107,10 +107,11 @@ class EnginePlayer:
         sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
         engine = self.engine
         option = option_of(engine, "Seed")
-        if option is not None and engine.try_configure("Seed", fitted_seed(option, int(sequence.generate_state(1)[0] & 0x7FFFFFFF))):
-            if option_of(engine, "Deterministic") is not None and "deterministic" not in self._tried:
-                self._tried.add("deterministic")
-                engine.try_configure("Deterministic", True)
+        value = int(sequence.generate_state(1)[0] & 0x7FFFFFFF)
+        if option is not None and engine.try_configure("Seed", fitted_seed(option, value)):
+            if not self._deterministic_asked:
+                self._deterministic_asked = True
+                engine.try_configure("Deterministic", True)  # where it has it: the seed then decides
             return
         if self.spec.name != "ubgi":
             return  # GNU Backgammon's adapter evaluates without noise: the same question, the same answer
