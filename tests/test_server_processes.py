@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import threading
 import time
 
@@ -65,6 +67,10 @@ def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, t
             assert kills >= 3 and state["status"] == "finished"
             # the bot's match goes on after the restarts: the server finds the bots that are to act
             assert play_out({"bob": bob}, against_bot, rng)["status"] == "finished"
+            # and every roll, across the restarts, follows from the match's seed
+            run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", "--url", f"{server.url}/api/matches/{match}"],
+                                 capture_output=True, text=True, timeout=120)
+            assert run.returncode == 0 and "rolls checked" in run.stdout, run.stderr
         finally:
             server.stop()
 
