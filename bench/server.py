@@ -64,6 +64,14 @@ class Person:
         self.http.headers["Authorization"] = f"Bearer {token}"
 
 
+def answer(response: httpx.Response) -> dict:
+    """The JSON of a successful answer; anything else stops the bench with what the server said."""
+    if response.status_code >= 300:
+        raise SystemExit(f"bench: {response.request.method} {response.request.url.path}: "
+                         f"{response.status_code} {response.text[:300]}")
+    return response.json()
+
+
 def choose(state: dict, rng: random.Random) -> dict:
     actions = state["actions"]
     if "play" in actions:
@@ -84,10 +92,10 @@ def player_loop(me: Person, opponent: str, partner: Person | None, stop: float, 
     match_id = None
     while time.monotonic() < stop:
         if match_id is None:
-            match_id = me.http.post("/api/matches", json={"opponent": opponent, "length": 3}).json()["id"]
+            match_id = answer(me.http.post("/api/matches", json={"opponent": opponent, "length": 3}))["id"]
             if partner is not None:
-                partner.http.post(f"/api/matches/{match_id}/accept")
-        state = me.http.get(f"/api/matches/{match_id}").json()
+                answer(partner.http.post(f"/api/matches/{match_id}/accept"))
+        state = answer(me.http.get(f"/api/matches/{match_id}"))
         if state["status"] != "playing":
             match_id = None
             continue
@@ -97,10 +105,9 @@ def player_loop(me: Person, opponent: str, partner: Person | None, stop: float, 
             time.sleep(0.01)  # the bot is thinking
             continue
         started = time.perf_counter()
-        answer = person.http.post(f"/api/matches/{match_id}/actions", json={"version": state["version"], **choose(state, rng)})
+        reply = person.http.post(f"/api/matches/{match_id}/actions", json={"version": state["version"], **choose(state, rng)})
         elapsed = time.perf_counter() - started
-        if answer.status_code != 200:
-            raise SystemExit(f"bench: action refused: {answer.status_code} {answer.text}")
+        answer(reply)
         with lock:
             latencies.append(elapsed)
 
@@ -138,8 +145,8 @@ def run(kind: str, args: argparse.Namespace) -> None:
             elapsed = time.monotonic() - started
             bot_moves = 0
             for n in range(args.bots):
-                for row in httpx.get(f"{base}/api/matches", params={"user": f"c{n}", "limit": 500}).json():
-                    state = httpx.get(f"{base}/api/matches/{row['id']}").json()
+                for row in answer(httpx.get(f"{base}/api/matches", params={"user": f"c{n}", "limit": 500}, timeout=120)):
+                    state = answer(httpx.get(f"{base}/api/matches/{row['id']}", timeout=120))
                     bot_moves += sum(1 for e in state["history"] if e["color"] == "black" and e["kind"] == "play")
         finally:
             server.terminate()
