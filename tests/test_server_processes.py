@@ -175,3 +175,33 @@ def test_bots_think_in_worker_processes_and_play_a_match_to_the_end(tmp_path):
         assert final["status"] == "finished"
         bot_plays = [e for e in final["history"] if e["color"] == "black" and e["kind"] == "play"]
         assert bot_plays and http.get("/api/health").status_code == 200
+
+
+def test_without_redis_two_servers_on_postgresql_tell_each_other_by_listen_notify(tmp_path):
+    import psycopg
+    from websockets.sync.client import connect
+
+    with database("postgresql", tmp_path) as url:
+        first = ServerProcess(url, log=tmp_path / "first.log").start()
+        second = ServerProcess(url, log=tmp_path / "second.log").start()
+        try:
+            alice = Client(httpx.Client(base_url=first.url, timeout=60), "alice").register()
+            bob = Client(httpx.Client(base_url=second.url, timeout=60), "bob").register()
+            match = alice.challenge("bob", length=1)["id"]
+            state = bob.accept(match)
+            listener = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+            listener.execute("LISTEN gammon_matches")
+            ws_url = second.url.replace("http://", "ws://") + f"/api/matches/{match}/events"
+            with connect(ws_url, open_timeout=60) as stream:
+                for _ in state["history"]:
+                    stream.recv(timeout=60)
+                players = {"alice": alice, "bob": bob}
+                mover = players[state["players"][state["to_act"]]]
+                mover.act(match, action="play", play=state["legal"][0])
+                assert json.loads(stream.recv(timeout=60))["kind"] == "play"
+            payloads = [notice.payload for notice in listener.notifies(timeout=30, stop_after=1)]
+            assert payloads == [str(match)]
+            listener.close()
+        finally:
+            first.stop()
+            second.stop()

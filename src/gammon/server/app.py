@@ -250,7 +250,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         sqlalchemy_event.listen(server.sessions, "after_commit", server._release)
         sqlalchemy_event.listen(server.sessions, "after_rollback", server._release)
         server.loop = asyncio.get_running_loop()
-        server.notifier = Notifier(config.redis_url)
+        postgres = None
+        if server.engine.dialect.name == "postgresql":
+            postgres = server.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        server.notifier = Notifier(config.redis_url, postgres)
         await server.notifier.start()
         server.workers = Workers(config.bot_workers or min(2, available_cores()))
         server.driver = BotDriver(server.next_turn, server.submit_bot, server.workers)

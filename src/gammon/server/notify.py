@@ -3,8 +3,9 @@
 Actions are applied in worker threads; :meth:`Notifier.publish` may be called from any
 thread. With Redis (``--redis URL``) the news goes out on a channel that every ``gammon
 serve`` on the same database listens to, so a WebSocket on one instance hears of a move
-made on another. Streams also look at the database every few seconds, so a lost message
-delays an event but never loses it.
+made on another; on PostgreSQL without Redis, the database's own LISTEN/NOTIFY carries it.
+Streams also look at the database every few seconds, so a lost message delays an event but
+never loses it.
 """
 
 from __future__ import annotations
@@ -12,16 +13,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections import defaultdict
 from collections.abc import Iterator
 
 CHANNEL = "gammon:matches"
+PG_CHANNEL = "gammon_matches"
 log = logging.getLogger("gammon.server")
 
 
 class Notifier:
-    def __init__(self, redis_url: str | None = None) -> None:
+    def __init__(self, redis_url: str | None = None, postgres: str | None = None) -> None:
         self.redis_url = redis_url
+        self.postgres = None if redis_url else postgres  #: a libpq URL: LISTEN/NOTIFY when there is no Redis
+        self._pg_lock = threading.Lock()
+        self._pg = None
         self._waiters: dict[int, set[asyncio.Event]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._publisher = None
@@ -38,6 +44,12 @@ class Notifier:
             pubsub = subscriber.pubsub()
             await pubsub.subscribe(CHANNEL)
             self._listener = asyncio.create_task(self._listen(pubsub, subscriber))
+        elif self.postgres:
+            import psycopg
+
+            listener = await psycopg.AsyncConnection.connect(self.postgres, autocommit=True)
+            await listener.execute(f"LISTEN {PG_CHANNEL}")
+            self._listener = asyncio.create_task(self._listen_postgres(listener))
 
     async def stop(self) -> None:
         if self._listener is not None:
@@ -46,6 +58,30 @@ class Notifier:
                 await self._listener
         if self._publisher is not None:
             self._publisher.close()
+        if self._pg is not None:
+            self._pg.close()
+
+    async def _listen_postgres(self, connection) -> None:  # type: ignore[no-untyped-def]
+        try:
+            async for notice in connection.notifies():
+                with contextlib.suppress(ValueError):
+                    self._wake(int(notice.payload))
+        except Exception as error:  # the database poll goes on covering
+            log.warning("LISTEN %s stopped: %s", PG_CHANNEL, error)
+        finally:
+            await connection.close()
+
+    def _notify_postgres(self, match_id: int) -> None:
+        import psycopg
+
+        with self._pg_lock:
+            try:
+                if self._pg is None or self._pg.closed:
+                    self._pg = psycopg.connect(self.postgres, autocommit=True)
+                self._pg.execute("SELECT pg_notify(%s, %s)", (PG_CHANNEL, str(match_id)))
+            except psycopg.Error as error:
+                log.warning("NOTIFY failed: %s", error)
+                self._pg = None
 
     async def _listen(self, pubsub, subscriber) -> None:  # type: ignore[no-untyped-def]
         try:
@@ -66,6 +102,8 @@ class Notifier:
                 self._publisher.publish(CHANNEL, str(match_id))
             except Exception as error:  # the other servers will see it at their next look
                 log.warning("redis publish failed: %s", error)
+        elif self.postgres:
+            self._notify_postgres(match_id)
 
     def _wake(self, match_id: int) -> None:
         for event in self._waiters.get(match_id, ()):
