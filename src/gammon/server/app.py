@@ -22,7 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import event as sqlalchemy_event
-from sqlalchemy import func, or_, select
+from sqlalchemy import Integer, cast, func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as DbSession
 
@@ -33,7 +33,7 @@ from ..players import DEFAULT_HINT_PLAYER
 from .bots import BOT_PREFIX, DEFAULT_BOTS, BotDriver, Turn, check_bot, cube_hint_task, hint_task
 from .database import WRITE, migrate, open_engine, session_factory
 from .errors import Conflict, Forbidden, NotFound, ServerError, Unprocessable
-from .models import Event, MatchRow, RatingChange, User, utcnow
+from .models import MatchRow, RatingChange, User, utcnow
 from .notify import Notifier
 from ..players.decisions import Decision
 
@@ -460,7 +460,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         gained = func.sum(RatingChange.after - RatingChange.before)
         rows = session.execute(
             select(User, gained.label("gained"), func.count().label("matches"),
-                   func.sum(func.cast(RatingChange.won, type_=_int_type())).label("won"))
+                   func.sum(cast(RatingChange.won, Integer)).label("won"))
             .join(RatingChange, RatingChange.user_id == User.id).where(RatingChange.at >= since)
             .group_by(User.id).order_by(gained.desc(), User.name).limit(limit)).all()
         return [{"rank": rank, "name": user.name, "rating": round(user.rating, 2), "gained": round(float(g), 2),
@@ -483,12 +483,6 @@ class _NoLock:
 
     def release(self) -> None:
         pass
-
-
-def _int_type():  # type: ignore[no-untyped-def]
-    from sqlalchemy import Integer
-
-    return Integer()
 
 
 def _opponent(session: DbSession, text: str, external: tuple[str, ...]) -> User:

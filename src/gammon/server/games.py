@@ -19,7 +19,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..errors import GammonError, IllegalActionError, InvalidPlayerError
+from ..errors import GammonError, IllegalActionError
 from ..match import Action, ActionKind, GameResult, Match
 from ..play import Play
 from ..position import Color
