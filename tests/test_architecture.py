@@ -31,6 +31,7 @@ LAYERS = {
     "record": 3,  # match records (.mat, SGF), replayed through the match
     "bots": 4,
     "nn": 5,
+    "rollout": 5,  # rollouts: bots' evaluators, search and cube decisions; players name them rollout:N
     "players": 6,
     "duel": 7,
     "train": 7,
