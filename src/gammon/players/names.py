@@ -7,6 +7,8 @@
 ``nn``             gammon's neural net, exact bear-off tables when built
 ``ubgi:CMD``       any UBGI engine, started from the command line ``CMD``
 ``gnubg:PLY``      GNU Backgammon's command-line program (``gnubg -t``) at 0-3 ply
+``rollout:N``      each candidate play rolled out N times (``rollout:N:PLAYER``: with
+                   PLAYER's plays and evaluator, default ``nn``; :mod:`gammon.rollout`)
 =================  ==========================================================
 
 ``PLY`` (0-3, default 0) is the search depth: ``pubeval:1`` is pubeval with 1-ply search.
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 from ..bots import LEVELS, MAX_PLY, Bot, CompositeEvaluator, Evaluator, load_bearoff
 from ..errors import InvalidPlayerError
+from ..notation import whole_number
 from .engine import EnginePlayer
 from .protocol import Player
 
@@ -58,19 +61,22 @@ _EVALUATORS: dict[str, Callable[[], Evaluator]] = {"random": _random, "pubeval":
 
 #: Player kinds played by an external engine process (:class:`~gammon.players.EnginePlayer`).
 EXTERNAL_PLAYERS = ("ubgi", "gnubg")
+#: The player whose plays are rolled out (:class:`gammon.rollout.RolloutPlayer`), and its default inner player.
+ROLLOUT = "rollout"
+ROLLOUT_INNER = "nn"
 
 
 def register_evaluator(name: str, factory: Callable[[], Evaluator]) -> None:
     """Make ``name`` a player name whose bots evaluate with ``factory()``."""
     if not name.isidentifier():
         raise ValueError(f"an evaluator name is a plain word, got {name!r}")
-    if name in EXTERNAL_PLAYERS:
-        raise ValueError(f"{name!r} names external engines")
+    if name in EXTERNAL_PLAYERS or name == ROLLOUT:
+        raise ValueError(f"{name!r} names external engines or rollouts")
     _EVALUATORS[name] = factory
 
 
 def player_names() -> list[str]:
-    return sorted([*_EVALUATORS, *EXTERNAL_PLAYERS])
+    return sorted([*_EVALUATORS, *EXTERNAL_PLAYERS, ROLLOUT])
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +87,8 @@ class PlayerSpec:
     ply: int = 0
     level: str = "expert"
     command: str = ""  #: the engine command line of a ``ubgi:CMD`` player
+    trials: int = 0  #: a ``rollout:N`` player's trials per candidate play
+    inner: str = ""  #: a ``rollout:N:PLAYER`` player's PLAYER
 
     @property
     def noise(self) -> float:
@@ -92,6 +100,8 @@ class PlayerSpec:
         return self.name in EXTERNAL_PLAYERS
 
     def __str__(self) -> str:
+        if self.name == ROLLOUT:
+            return f"{ROLLOUT}:{self.trials}" + ("" if self.inner == ROLLOUT_INNER else f":{self.inner}")
         if self.command:
             return f"{self.name}:{self.command}"
         if self.external:
@@ -117,6 +127,8 @@ def parse_player(text: str) -> PlayerSpec:
         if not command:
             raise InvalidPlayerError(f"bad player {text!r}: expected ubgi:COMMAND, e.g. 'ubgi:gammon engine'")
         return PlayerSpec("ubgi", command=command)
+    if name == ROLLOUT:
+        return _parse_rollout(text, parts)
     if not name:
         raise InvalidPlayerError(f"bad player {text!r}: expected NAME[:PLY][:LEVEL], e.g. 'pubeval:1'")
     if name not in _EVALUATORS and name not in EXTERNAL_PLAYERS:
@@ -144,6 +156,22 @@ def parse_player(text: str) -> PlayerSpec:
     return PlayerSpec(name, ply or 0, level or "expert")
 
 
+def _parse_rollout(text: str, parts: list[str]) -> PlayerSpec:
+    """``rollout:TRIALS[:PLAYER]``: PLAYER is one of gammon's own (an evaluator to roll out with)."""
+    trials = whole_number(parts[1].strip()) if len(parts) > 1 else None
+    if trials is None or trials < 2:
+        raise InvalidPlayerError(f"bad player {text!r}: expected rollout:TRIALS[:PLAYER] with TRIALS a whole number >= 2, "
+                                 "e.g. 'rollout:36' or 'rollout:36:pubeval'")
+    try:
+        inner = parse_player(":".join(parts[2:]) if len(parts) > 2 else ROLLOUT_INNER)
+    except InvalidPlayerError as error:
+        raise InvalidPlayerError(f"bad player {text!r}: its PLAYER: {error}") from None
+    if inner.external or inner.name == ROLLOUT:
+        raise InvalidPlayerError(f"bad player {text!r}: rollouts play with one of gammon's own players "
+                                 f"({', '.join(_EVALUATORS)}), not {str(inner)!r}")
+    return PlayerSpec(ROLLOUT, trials=trials, inner=str(inner))
+
+
 def load_player(text: str | PlayerSpec, seed: int = 0) -> Player:
     """The player a name gives (see the module docstring): a :class:`~gammon.bots.Bot` for
     gammon's own evaluators, an :class:`EnginePlayer` for ``ubgi:CMD`` and ``gnubg:PLY``.
@@ -155,4 +183,10 @@ def load_player(text: str | PlayerSpec, seed: int = 0) -> Player:
     spec = text if isinstance(text, PlayerSpec) else parse_player(text)
     if spec.external:
         return EnginePlayer(spec)
+    if spec.name == ROLLOUT:
+        from ..rollout.player import RolloutPlayer
+
+        inner = load_player(spec.inner, seed)
+        assert isinstance(inner, Bot)
+        return RolloutPlayer(inner, spec.trials, seed, name=str(spec))
     return Bot(_EVALUATORS[spec.name](), spec.ply, spec.noise, seed, str(spec))
