@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "duel": ("gammon.cli.bots", "play two players against each other"),
     "train": ("gammon.cli.bots", "train an evaluator"),
     "cube": ("gammon.cli.cube", "cube hint: double, take or pass"),
+    "rollout": ("gammon.cli.rollout", "roll out a position: play it to the end many times"),
     "analyse": ("gammon.cli.analyse", "judge every decision of a match record (.mat or SGF)"),
     "engine": ("gammon.cli.engine", "run a UBGI engine on stdin/stdout"),
     "ubgi-check": ("gammon.cli.ubgi_check", "check that an engine speaks UBGI, and to which compliance level"),

@@ -160,7 +160,8 @@ def _ray_results(address: str, source: BotSource, truncate: int | None, variance
         try:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as error:
-            raise RolloutError(f"--ray {address}: cannot reach a Ray cluster ({error})") from None
+            raise RolloutError(f"--ray {address}: cannot reach a Ray cluster ({error}); start one with "
+                               "'ray start --head', or name its address") from None
     remote = ray.remote(_ray_block)
     source_ref = ray.put(source)
     run = uuid.uuid4().hex
