@@ -101,6 +101,30 @@ class LocalBackend:
                 break
         return hints
 
+    def rollout(self, state: GameState, trials: int, budget: bool, cubeful: bool, seed: int, stop: StopSignal,
+                report: Report) -> list[Hint]:
+        """``go ... trials N``: the 0-ply candidates each rolled out N times (``nodes N``, ``budget``:
+        N trials shared among them) with 0-ply plays; the 0-ply ranking is reported first, and
+        stands if ``stop`` comes during the rollouts."""
+        from ..rollout.player import RolloutPlayer
+
+        assert state.dice is not None
+        context = CubeContext.from_state(state) if cubeful else None
+        board = state.position.array()
+        fast = Bot(self.player.evaluator, name=self.player.evaluator.name)
+        analysis = fast.analyse(board, *state.dice, context=context)
+        hints = analysis.hints(cubeful=context is not None)
+        report(0, hints, 0)
+        if len(hints) == 1:
+            return hints
+        each = max(2, trials // len(fast.search.filters[0].select(analysis.equities())) if budget else trials)
+        try:
+            hints = RolloutPlayer(fast, each, seed).ranked(board, *state.dice, context, stop.is_set)[0]
+        except SearchInterrupted:
+            return hints
+        report(0, hints, 0)
+        return hints
+
     def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeDecision:
         """The decision at the deepest ply reached before ``stop`` (0 ply always completes), as
         the answer to the question the state asks (``offered``: take or drop)."""

@@ -127,6 +127,8 @@ class SearchJob:
     cube: str | None = None
     standby_move: str | None = None
     standby_cube: str | None = None
+    trials: int = 0  #: ``go ... trials N`` (or ``nodes N``, a budget shared by the plays): plays by rollouts
+    budget: bool = False
 
     def best(self) -> str | None:
         """The answer line ``stop`` would send now, or None while nothing is ready."""
@@ -557,6 +559,7 @@ class UbgiEngine:
         if self._go_count <= self._stop_up_to:
             stop.set()  # a stop arrived while this go waited: answer after the first depth
         search = SearchJob(role, stop, self._go_count)
+        search.trials, search.budget = limits.get("trials") or limits.get("nodes") or 0, not limits.get("trials")
         self.search = search
         if role in ("chequer", "turn"):
             self.game = state.replace(dice=None)  # each go uses up the dice
@@ -629,7 +632,11 @@ class UbgiEngine:
                 elapsed = int(1000 * (time.perf_counter() - start))
                 self.send(f"info role chequer depth {ply} time_ms {elapsed} {_hint_values(hints[0])} pv {search.move}")
 
-        hints = backend.analyse(state, depth, max(multipv, 1), cubeful, search.stop, report)
+        if search.trials and isinstance(backend, LocalBackend):
+            seed = int(self.values["Seed"])
+            hints = backend.rollout(state, search.trials, search.budget, cubeful, seed, search.stop, report)
+        else:
+            hints = backend.analyse(state, depth, max(multipv, 1), cubeful, search.stop, report)
         if multipv > 1 and hints:
             with search.lock:
                 for hint in hints[:multipv] if not search.answered else []:

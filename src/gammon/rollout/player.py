@@ -10,6 +10,8 @@ rest are the inner bot's: a cubeful rollout of both cube branches per question i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .. import movegen
@@ -46,20 +48,23 @@ class RolloutPlayer:
         self.inner.reseed(seed)
 
     # -- the ranking ------------------------------------------------------------------------------
-    def rollout_after(self, after: np.ndarray, context: CubeContext | None) -> RolloutResult:
+    def rollout_after(self, after: np.ndarray, context: CubeContext | None,
+                      interrupt: Callable[[], bool] | None = None) -> RolloutResult:
         """The rollout of a board after a play (the mover's view), for the mover."""
         opponent = None if context is None else context.flip()
-        samples = self.roller.trials(movegen.flip_board(after), opponent, self.seed, 0, self.trials)
+        samples = self.roller.trials(movegen.flip_board(after), opponent, self.seed, 0, self.trials, interrupt)
         return RolloutResult.from_samples(samples)
 
-    def ranked(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None) -> tuple[list[Hint], list[int]]:
-        """Hints best first, and the index (movegen's order) of each hint's play."""
+    def ranked(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None,
+               interrupt: Callable[[], bool] | None = None) -> tuple[list[Hint], list[int]]:
+        """Hints best first, and the index (movegen's order) of each hint's play; ``interrupt``
+        (asked before each trial) stops with :class:`~gammon.bots.search.SearchInterrupted`."""
         analysis = self.inner.analyse(board, d1, d2, full=True, context=context)
         values = analysis.equities()
         candidates = self.inner.search.filters[0].select(values)
         scored: list[tuple[float, int, Probabilities, float | None]] = []
         for index in candidates:
-            result = self.rollout_after(analysis.boards[index], context)
+            result = self.rollout_after(analysis.boards[index], context, interrupt)
             probabilities = result.probabilities.flip()
             cubeful = None if result.cubeful_equity is None else -result.cubeful_equity
             scored.append((probabilities.equity if cubeful is None else cubeful, int(index), probabilities, cubeful))

@@ -49,6 +49,9 @@ class RolloutError(GammonError, ValueError):
 class RolloutResult:
     """What a rollout found, for the side on roll: means, standard errors and 95 % intervals.
 
+    ``probabilities`` are the means made consistent (:func:`consistent`); ``equity`` the mean
+    of the trials' cubeless equities.
+
     ``cubeful_equity`` is per cube (money: points / cube; match: GNU Backgammon's money-like
     equity), None for a cubeless rollout. ``std_error`` and ``ci95`` are keyed like the outputs.
     """
@@ -93,13 +96,27 @@ class RolloutResult:
         cubeful = not math.isnan(means[6])
         return cls(
             trials=int(samples.shape[0]),
-            probabilities=Probabilities(*means[:5]),
+            probabilities=consistent(means[:5]),
             equity=means[5],
             cubeful_equity=means[6] if cubeful else None,
             std_error={"probabilities": errors[:5], "equity": errors[5], "cubeful_equity": errors[6] if cubeful else None},
             ci95={"probabilities": intervals[:5], "equity": intervals[5], "cubeful_equity": intervals[6] if cubeful else None},
             samples=samples,
         )
+
+
+def consistent(means: list[float]) -> Probabilities:
+    """Luck-adjusted means as :class:`Probabilities`: each clamped into what the others allow.
+
+    Subtracting luck keeps each mean unbiased but not inside the outcomes' limits: a few trials
+    can give a win rate above 1, or lose gammons above the losses. The equity is the mean of
+    the trials' equities, never recomputed from the clamped values.
+    """
+    win = min(max(means[0], 0.0), 1.0)
+    win_gammon = min(max(means[1], 0.0), win)
+    lose_gammon = min(max(means[3], 0.0), 1.0 - win)
+    return Probabilities(win, win_gammon, min(max(means[2], 0.0), win_gammon), lose_gammon,
+                         min(max(means[4], 0.0), lose_gammon))
 
 
 def _statistics(column: np.ndarray) -> tuple[float, float, tuple[float, float]]:

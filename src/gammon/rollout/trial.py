@@ -16,12 +16,14 @@ seed and its number only, not on the worker that plays it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .. import movegen
 from ..bots import Bot, CompositeEvaluator, CubefulSearch, Evaluator, Search, load_bearoff
 from ..bots.evaluator import BEAROFF, board_class
-from ..bots.search import ROLL_WEIGHTS, ROLLS, best_replies
+from ..bots.search import ROLL_WEIGHTS, ROLLS, SearchInterrupted, best_replies
 from ..cube.context import CubeContext, Owner
 from ..dice import DiceStream
 from ..evaluation import Response, flip_probabilities
@@ -178,10 +180,14 @@ class Roller:
         out[6] = float("nan") if root is None else float(root.normalise(value - cube_luck))
         return out
 
-    def trials(self, board: np.ndarray, context: CubeContext | None, seed: int, start: int, stop: int) -> np.ndarray:
-        """Samples ``(stop - start, COLUMNS)`` of trials ``start``..``stop - 1``."""
+    def trials(self, board: np.ndarray, context: CubeContext | None, seed: int, start: int, stop: int,
+               interrupt: Callable[[], bool] | None = None) -> np.ndarray:
+        """Samples ``(stop - start, COLUMNS)`` of trials ``start``..``stop - 1``; ``interrupt``, asked
+        before each trial, stops them with :class:`~gammon.bots.search.SearchInterrupted` (an engine's ``stop``)."""
         out = np.empty((stop - start, COLUMNS))
         for row, number in enumerate(range(start, stop)):
+            if interrupt is not None and interrupt():
+                raise SearchInterrupted()
             out[row] = self.trial(board, context, seed, number)
         return out
 
