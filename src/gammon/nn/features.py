@@ -48,81 +48,56 @@ def _blocked(view, point):
     return view[point] <= -2
 
 
+#: Bits 1-24 of a board bitmask: the points (bit ``p`` is point ``p``).
+_POINTS = np.int64(((1 << 25) - 1) ^ 1)
+
+
 @njit(cache=True, inline="always")
-def _hit(view, point, mask):
-    """``mask`` with ``point`` added when an opposing blot stands there."""
-    if 1 <= point <= 24 and view[point] == -1:
-        return mask | (np.int64(1) << point)
-    return mask
+def _hit_mask(own, blots, open_points, bar, d1, d2):
+    """The opposing blots (bitmask of points) the side of ``own`` (its checkers' points) hits with d1-d2.
 
-
-@njit(cache=True)
-def _hit_mask(view, d1, d2):
-    """The opposing blots (bitmask of points) the side of ``view`` (positive) can hit with d1-d2.
-
-    An approximation of the rules good enough for a feature: checkers on the bar must
+    Every checker moves at once as a bitmask: ``own >> d`` are the points ``d`` pips ahead of
+    them. An approximation of the rules good enough for a feature: checkers on the bar must
     enter first (with one on the bar, 6-3 can enter with the 3 and hit with the 6 from
     anywhere); combination shots need an open intermediate point.
     """
-    mask = np.int64(0)
-    bar = view[25]
+    one = np.int64(1)
     if bar > 0:
         if d1 == d2:
             t = 25 - d1
-            if _blocked(view, t):
-                return mask
-            mask = _hit(view, t, mask)
-            steps = 4 - bar
-            if steps <= 0:
-                return mask
-            p = t
-            for _ in range(steps):
-                p -= d1
-                if p < 1 or _blocked(view, p):
-                    break
-                mask = _hit(view, p, mask)
-            for s in range(1, 25):
-                if view[s] > 0:
-                    p = s
-                    for _ in range(steps):
-                        p -= d1
-                        if p < 1 or _blocked(view, p):
-                            break
-                        mask = _hit(view, p, mask)
+            if not open_points & (one << t):
+                return np.int64(0)
+            mask = (one << t) & blots
+            # Whatever is left after entering walks on from the entry point or any checker:
+            # with one on the bar, 2-2 enters on the 23-point and walks on to the 21-point.
+            reach = own | (one << t)
+            for _ in range(4 - bar):
+                reach = (reach >> d1) & open_points
+                mask |= reach & blots
             return mask
+        mask = np.int64(0)
         for order in range(2):
             e = d1 if order == 0 else d2
             o = d2 if order == 0 else d1
             t = 25 - e
-            if _blocked(view, t):
+            if not open_points & (one << t):
                 continue
-            mask = _hit(view, t, mask)
+            mask |= (one << t) & blots
             if bar >= 2:
                 continue
-            mask = _hit(view, t - o, mask)
-            for s in range(o + 1, 25):
-                if view[s] > 0:
-                    mask = _hit(view, s - o, mask)
+            mask |= ((one << (t - o)) | (own >> o)) & blots
         return mask
-    for s in range(1, 25):
-        if view[s] <= 0:
-            continue
-        if d1 == d2:
-            p = s
-            for _ in range(4):
-                p -= d1
-                if p < 1 or _blocked(view, p):
-                    break
-                mask = _hit(view, p, mask)
-        else:
-            a = s - d1
-            b = s - d2
-            mask = _hit(view, a, mask)
-            mask = _hit(view, b, mask)
-            c = s - d1 - d2
-            if c >= 1 and (not _blocked(view, a) or not _blocked(view, b)):
-                mask = _hit(view, c, mask)
-    return mask
+    if d1 == d2:
+        # Up to four steps of d1, each landing on an open point.
+        mask = np.int64(0)
+        reach = own
+        for _ in range(4):
+            reach = (reach >> d1) & open_points
+            mask |= reach & blots
+        return mask
+    # Direct shots, then combinations through an open intermediate point (either order).
+    via = own & ((open_points << d1) | (open_points << d2))
+    return ((own >> d1) | (own >> d2) | (via >> (d1 + d2))) & blots
 
 
 @njit(cache=True)
@@ -133,19 +108,27 @@ def attack(view):
     reach two (an approximation: any two blots within reach), and the pip loss sums, over
     the rolls, what the hit blot farthest from home loses (one on our 20-point: 20 pips).
     """
+    own = np.int64(0)
+    blots = np.int64(0)
+    blocked = np.int64(0)
+    for p in range(1, 25):
+        n = view[p]
+        if n > 0:
+            own |= np.int64(1) << p
+        elif n == -1:
+            blots |= np.int64(1) << p
+        elif n <= -2:
+            blocked |= np.int64(1) << p
+    if blots == 0:
+        return 0, 0, 0
+    open_points = _POINTS & ~blocked
+    bar = view[25]
     count = 0
     double = 0
     loss = 0
-    any_blot = False
-    for p in range(1, 25):
-        if view[p] == -1:
-            any_blot = True
-            break
-    if not any_blot:
-        return 0, 0, 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            mask = _hit_mask(view, d1, d2)
+            mask = _hit_mask(own, blots, open_points, bar, d1, d2)
             if mask == 0:
                 continue
             weight = 1 if d1 == d2 else 2
