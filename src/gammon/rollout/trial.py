@@ -47,7 +47,7 @@ def quasi_random_rolls(trial: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """The first two rolls of trial ``trial`` (see the module docstring).
 
     >>> quasi_random_rolls(0), quasi_random_rolls(37)
-    (((1, 1), (1, 1)), ((1, 2), (1, 3)))
+    (((1, 1), (1, 1)), ((1, 2), (2, 3)))
     """
     first = trial % 36
     second = (trial // 36 + SECOND_STEP * first) % 36
