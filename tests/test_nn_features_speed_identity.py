@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from gammon import Position, movegen
+from gammon.bots.evaluator import finished_batch
 from gammon.movegen import flip_board
 from gammon.nn import features
 from gammon.nn.evaluator import load_network
@@ -34,7 +35,7 @@ from gammon.nn.features import (
     SIDE_EXTRAS,
     SIDE_INPUTS,
 )
-from gammon.nn.network import consistent, forward, net_of
+from gammon.nn.network import Network, consistent, forward, net_of
 
 # The reference encoding, as first written.
 
@@ -379,14 +380,48 @@ def test_edge_cases_encode_as_the_reference() -> None:
     _assert_same(np.array(rows, np.int8))
 
 
-def test_the_shipped_net_evaluates_as_with_the_reference_inputs() -> None:
-    network = load_network()
-    boards = _random_play(5, seed=22)
+@njit
+def reference_forward(w1, b1, w2, b2, k, x, hidden, out):
+    """The forward pass as first written: one pass over the hidden units per nonzero input."""
+    h_count = hidden.shape[0]
+    for j in range(h_count):
+        hidden[j] = b1[k, j]
+    for i in range(w1.shape[1]):
+        v = x[i]
+        if v != 0.0:
+            for j in range(h_count):
+                hidden[j] += v * w1[k, i, j]
+    for j in range(h_count):
+        hidden[j] = 1.0 / (1.0 + np.exp(-hidden[j]))
+    for o in range(5):
+        z = b2[k, o]
+        for j in range(h_count):
+            z += hidden[j] * w2[k, j, o]
+        out[o] = 1.0 / (1.0 + np.exp(-z))
+
+
+def _reference_evaluate(network: Network, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Probabilities and hidden units of ``boards`` by the reference encoding and forward pass."""
     x = reference_encode_batch(boards)
     expected = np.empty((boards.shape[0], 5))
-    hidden = np.empty(network.hidden)
+    units = np.empty((boards.shape[0], network.hidden))
     raw = np.empty(5)
     for i, board in enumerate(boards):
-        forward(*network.arrays(), net_of(board), x[i], hidden, raw)
+        reference_forward(*network.arrays(), net_of(board), x[i], units[i], raw)
         consistent(raw, expected[i])
-    np.testing.assert_array_equal(network.evaluate(boards), expected)
+    return expected, units
+
+
+def test_the_nets_evaluate_as_with_the_reference() -> None:
+    boards = np.concatenate([_random_play(8, seed=22), _random_deals(300, seed=23)])
+    boards = boards[finished_batch(boards, np.zeros((boards.shape[0], 5)))]  # games still in play
+    for network in (load_network(), Network.random(7, seed=3), Network.random(16, seed=4, features=1)):
+        expected, units = _reference_evaluate(network, boards)
+        np.testing.assert_array_equal(network.evaluate(boards), expected)
+        # The hidden units too (TD training reads them after the forward pass).
+        x = features.encode_batch(boards)
+        hidden = np.empty(network.hidden)
+        raw = np.empty(5)
+        for i in range(0, boards.shape[0], 97):
+            forward(*network.arrays(), net_of(boards[i]), x[i], hidden, raw)
+            np.testing.assert_array_equal(hidden, units[i])
