@@ -114,11 +114,13 @@ def parse_player(text: str) -> PlayerSpec:
     """Read ``NAME[:PLY][:LEVEL]``; :class:`~gammon.errors.InvalidPlayerError` names what is wrong.
 
     >>> parse_player("pubeval:1")
-    PlayerSpec(name='pubeval', ply=1, level='expert', command='')
+    PlayerSpec(name='pubeval', ply=1, level='expert', command='', trials=0, inner='')
     >>> parse_player("ubgi:gammon engine --player pubeval").command
     'gammon engine --player pubeval'
     >>> str(parse_player("simple:0:beginner"))
     'simple:beginner'
+    >>> parse_player("rollout:36:pubeval").trials
+    36
     """
     parts = text.strip().split(":")
     name = parts[0].lower()
