@@ -17,8 +17,9 @@ Both sides get the same :data:`SIDE_INPUTS` inputs, each read from its own side'
   average, how hard it is to enter against the opponent's home board, and the pips this
   side must still move to get past the opponent's rearmost checker (break contact).
 
-Everything is compiled; :func:`encode` writes into a caller's row so a batch or a game
-loop allocates nothing.
+Everything is compiled; :func:`encode_into` writes into a caller's row so a batch or a
+game loop allocates nothing. Shots are counted with bitmasks of points, every checker at
+once per roll (:func:`attack`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..movegen import flip_board
+from ..movegen import flip_into
 
 #: Inputs per side: 24 x 4 point units, bar, off, then the expert features below.
 POINT_UNITS = 96
@@ -284,16 +285,24 @@ def _encode_side(view, out, base, extras):
 
 
 @njit(cache=True)
+def encode_into(board, out, flipped):
+    """:func:`encode`, with ``flipped`` (26 ``int8``) as room for the other side's view: no allocation."""
+    _encode_side(board, out, 0, 2 * SIDE_INPUTS)
+    flip_into(board, flipped)
+    _encode_side(flipped, out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS)
+
+
+@njit(cache=True)
 def encode(board, out):
     """Fill ``out`` (:data:`INPUTS` floats) with the inputs of one board after a play."""
-    _encode_side(board, out, 0, 2 * SIDE_INPUTS)
-    _encode_side(flip_board(board), out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS)
+    encode_into(board, out, np.empty(26, np.int8))
 
 
 @njit(cache=True)
 def encode_batch(boards):
     """The inputs of many boards, ``(N, INPUTS)``."""
     out = np.empty((boards.shape[0], INPUTS))
+    flipped = np.empty(26, np.int8)
     for i in range(boards.shape[0]):
-        encode(boards[i], out[i])
+        encode_into(boards[i], out[i], flipped)
     return out

@@ -31,7 +31,7 @@ from numba import njit
 
 from ..bots.evaluator import CONTACT, board_class
 from ..errors import NetworkFileError
-from .features import FEATURES_VERSION, INPUTS, VERSION_INPUTS, encode
+from .features import FEATURES_VERSION, INPUTS, VERSION_INPUTS, encode_into
 
 FORMAT = "gammon-nn"
 FORMAT_VERSION = 1
@@ -127,8 +127,9 @@ def evaluate_boards(w1, b1, w2, b2, boards):
     x = np.zeros(INPUTS)
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
+    flipped = np.empty(boards.shape[1], np.int8)
     for i in range(count):
-        encode(boards[i], x)
+        encode_into(boards[i], x, flipped)
         forward(w1, b1, w2, b2, net_of(boards[i]), x, hidden, raw)
         consistent(raw, out[i])
     return out
