@@ -4,8 +4,9 @@ Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval] [--due
 
 * static evaluations/s -- every child of the corpus positions in one batched
   ``evaluate_batch`` call per evaluator (best of 3), the shipped neural net (``nn``, the
-  bare net without bear-off tables) among them, next to GNU Backgammon's ``evaluate``
-  (one position a call, its 0-ply net, one pass: it caches) over the same boards;
+  bare net without bear-off tables) among them, and the net one board a call
+  (``nn single``, the first 5,000), next to GNU Backgammon's ``evaluate`` (one position a
+  call, its 0-ply net, one pass: it caches) over the same boards;
 * decision time -- median wall time of choosing a play at 0, 1 and 2 ply, over the first
   N corpus positions that offer a real choice (more than one distinct result, no checker
   on either bar), next to:
@@ -43,6 +44,8 @@ from gammon.bots.simple import SimpleEvaluator
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent / "tests" / "vectors" / "corpus.txt"
 PLIES = (0, 1, 2)
+#: Boards evaluated one a call for the single-board rate.
+SINGLE = 5000
 
 
 def read_corpus(path: Path) -> list[tuple[str, int, int]]:
@@ -92,6 +95,8 @@ def static_rates(rows: list[tuple[str, int, int]]) -> dict[str, float]:
             evaluator.evaluate_batch(boards)
             best = min(best, time.perf_counter() - start)
         rates[evaluator.name] = boards.shape[0] / best
+    if evaluators[-1].name == "nn":
+        rates["nn single"] = single_rate(evaluators[-1], boards[:SINGLE])
     gnubg_rate = gnubg_static_rate(boards)
     if gnubg_rate is not None:
         rates["gnubg 0-ply"] = gnubg_rate
@@ -99,6 +104,17 @@ def static_rates(rows: list[tuple[str, int, int]]) -> dict[str, float]:
     for name, rate in rates.items():
         print(f"  {name:12s} {rate:14,.0f}")
     return rates
+
+
+def single_rate(evaluator: object, boards: np.ndarray) -> float:
+    """Evaluations per second one board a call (best of 3): what a caller without a batch gets."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for i in range(boards.shape[0]):
+            evaluator.evaluate_batch(boards[i : i + 1])
+        best = min(best, time.perf_counter() - start)
+    return boards.shape[0] / best
 
 
 def gnubg_static_rate(boards: np.ndarray) -> float | None:
