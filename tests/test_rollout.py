@@ -3,6 +3,7 @@ workers, the standard-error target, the rollout:N player, ``gammon rollout`` and
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import sys
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from gammon import GameState, Position
 from gammon.bots import load_bearoff
 from gammon.cli import main
+from gammon.cli.rollout import _target
 from gammon.cube import CubeContext
 from gammon.engine_server import UbgiEngine
 from gammon.errors import InvalidPlayerError
@@ -132,6 +134,17 @@ def test_rollout_player_names_parse_or_say_what_was_expected(tail: str) -> None:
 
 
 # -- the command and the engine ----------------------------------------------------------------------
+@given(st.text(max_size=12))
+@settings(max_examples=200, deadline=None)
+def test_se_target_parses_positive_numbers_or_says_what_was_expected(text: str) -> None:
+    try:
+        value = _target(text)
+    except argparse.ArgumentTypeError as error:
+        assert "expected a standard error > 0" in str(error)
+        return
+    assert value > 0 and value == float(text)
+
+
 def test_cli_json_has_exactly_the_promised_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rollout", "4HPwATDgc/ABMA", "--player", "pubeval", "--trials", "36", "--truncate", "3",
                  "--workers", "1", "--json"]) == 0

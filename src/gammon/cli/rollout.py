@@ -10,6 +10,7 @@ import sys
 from functools import partial
 
 from ..bots import MAX_PLY
+from ..cube.context import CubeContext
 from ..errors import GammonError
 from ..notation import whole_number
 from ..players import load_player, parse_player
@@ -94,7 +95,7 @@ def _rollout(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_dict()))
         return 0
-    what = "cubeful" if args.cube else "cubeless"
+    what = f"cubeful, {CubeContext.from_state(state).describe()}" if args.cube else "cubeless"
     print(f"{state.position.position_id()}: {state.position.turn.name.lower()} on roll, {result.trials} trials, "
           f"{name}, {what}" + (f", truncated after {args.truncate} turns" if args.truncate else ""))
     print(f"{'':<16}{'mean':>9}{'std err':>10}   95% CI")

@@ -22,7 +22,7 @@ from ..dice import ci95
 from ..errors import GammonError
 from ..evaluation import Probabilities
 from ..position import Position
-from ..state import GameState
+from ..state import GameState, GameStatus
 from ..workers import Workers
 from .trial import COLUMNS, Roller
 
@@ -195,6 +195,8 @@ def _position(position: Position | GameState | np.ndarray, cube: bool,
               context: CubeContext | None) -> tuple[np.ndarray, CubeContext | None]:
     """The kernel board of the side on roll and its cube context (None: cubeless)."""
     if isinstance(position, GameState):
+        if position.status != GameStatus.PLAYING:
+            raise RolloutError(f"the game is over ({position.status.name.lower()}): there is nothing to roll out")
         if position.dice is not None:
             raise RolloutError(
                 "a rollout starts before the roll: give the position without dice "
