@@ -1,17 +1,15 @@
-"""Rollouts on Ray (the optional extra ``gammon[ray]``): a local Ray instance gives the local run's result."""
+"""Rollouts on Ray (the optional extra ``gammon[ray]``, in the test extra): a local Ray instance gives the local run's result."""
 
 from __future__ import annotations
 
 from functools import partial
 
 import numpy as np
-import pytest
+import ray
 
 from gammon import Position
 from gammon.players import load_player
 from gammon.rollout import rollout
-
-ray = pytest.importorskip("ray", reason="Ray is the optional extra gammon[ray]; make install includes it")
 
 
 def test_a_rollout_on_local_ray_equals_the_local_run() -> None:
