@@ -35,6 +35,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--hint-player", default=None, metavar="PLAYER",
                        help="who answers hints and cube hints where a match allows them (default nn:2)")
     serve.add_argument("--bot-workers", type=int, metavar="N", help="processes thinking for bots (default: cores, at most 2)")
+    serve.add_argument("--pbm-port", type=int, metavar="N",
+                       help="also take play-by-mail commands on a line port: one a line, answers end with '.'")
+    serve.add_argument("--smtp-port", type=int, metavar="N",
+                       help="also take play-by-mail commands by e-mail on an SMTP port (needs --smtp-relay)")
+    serve.add_argument("--smtp-relay", metavar="HOST:PORT",
+                       help="send answers and turn mails through this SMTP relay (only to registered addresses)")
+    serve.add_argument("--mail-from", default="gammon@localhost", metavar="ADDRESS",
+                       help="the From of the server's mails (default gammon@localhost)")
     serve.add_argument("--migrate-only", action="store_true", help="bring the database's schema up to date and exit")
     serve.set_defaults(handler=_serve)
 
@@ -60,6 +68,22 @@ def _serve(args: argparse.Namespace) -> int:
     if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
         print(f"gammon serve: --bot-workers: expected 1-64, got {args.bot_workers}", file=sys.stderr)
         return 2
+    for flag, port in (("--pbm-port", args.pbm_port), ("--smtp-port", args.smtp_port)):
+        if port is not None and not 0 < port < 65536:
+            print(f"gammon serve: {flag}: expected 1-65535, got {port}", file=sys.stderr)
+            return 2
+    if args.smtp_port is not None and not args.smtp_relay:
+        print("gammon serve: --smtp-port needs --smtp-relay HOST:PORT: answers are sent through a relay", file=sys.stderr)
+        return 2
+    if args.smtp_relay:
+        from ..server.pbm.mail import Relay
+        from ..server.errors import ServerConfigError
+
+        try:
+            Relay.parse(args.smtp_relay, args.mail_from)
+        except ServerConfigError as error:
+            print(f"gammon serve: {error}", file=sys.stderr)
+            return 2
     external = tuple(str(parse_player(name)) for name in args.bot)
     hint_player = str(parse_player(args.hint_player)) if args.hint_player else None
     engine = open_engine(args.db)
@@ -77,11 +101,17 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     config = ServerConfig(db_url=args.db, redis_url=args.redis, bot_workers=args.bot_workers, external_bots=external,
-                          migrate=False)
+                          migrate=False, listen_host=args.host, pbm_port=args.pbm_port, smtp_port=args.smtp_port,
+                          smtp_relay=args.smtp_relay, mail_from=args.mail_from)
     if hint_player is not None:
         config.hint_player = hint_player
     print(f"gammon serve: http://{args.host}:{args.port}/ (database {engine.url.render_as_string(hide_password=True)})",
           flush=True)
+    if args.pbm_port:
+        print(f"gammon serve: play by mail on {args.host}:{args.pbm_port} (one command a line)", flush=True)
+    if args.smtp_port:
+        print(f"gammon serve: play by e-mail on SMTP {args.host}:{args.smtp_port}, answers through {args.smtp_relay}",
+              flush=True)
     try:
         uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
     except SystemExit as exit_:

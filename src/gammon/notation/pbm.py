@@ -93,15 +93,20 @@ def parse_journeys(text: str, turn: Color, on_bar: bool) -> list[Journey]:
     return journeys
 
 
-def parse_play(text: str, position: Position, dice: tuple[int, int]) -> Play:
+def parse_play(text: str, position: Position, dice: tuple[int, int], frame: Color | None = None) -> Play:
     """The legal play a move line means for ``position`` (its turn colour is the mover) and ``dice``.
 
-    >>> from gammon import Position, BLACK
+    ``frame`` is the colour whose side of the fixed frame the mover is on (black: ohs, whose
+    own numbering the frame is); by default the mover's colour, as the module's frame says.
+
+    >>> from gammon import Position, BLACK, WHITE
     >>> str(parse_play("2(13-10),2(10-7)", Position(turn=BLACK), (3, 3)))
+    '13/7(2)'
+    >>> str(parse_play("2(13-10),2(10-7)", Position(turn=WHITE), (3, 3), frame=BLACK))
     '13/7(2)'
     """
     legal = LegalPlays(position, *dice)
-    journeys = parse_journeys(text, position.turn, position.bar(position.turn) > 0)
+    journeys = parse_journeys(text, position.turn if frame is None else frame, position.bar(position.turn) > 0)
     return resolve(journeys, legal, text.strip())
 
 

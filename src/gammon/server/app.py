@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -22,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import event as sqlalchemy_event
-from sqlalchemy import Integer, cast, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as DbSession
 
@@ -30,11 +29,15 @@ from ..state import GameState
 from ..workers import Workers, available_cores
 from . import accounts, games
 from ..players import DEFAULT_HINT_PLAYER
-from .bots import BOT_PREFIX, DEFAULT_BOTS, BotDriver, Turn, check_bot, cube_hint_task, hint_task
+from .bots import BOT_PREFIX, BotDriver, Turn, cube_hint_task, find_opponent, hint_task
 from .database import WRITE, migrate, open_engine, session_factory
-from .errors import Conflict, Forbidden, NotFound, ServerError, Unprocessable
-from .models import MatchRow, RatingChange, User, utcnow
+from .errors import Conflict, Forbidden, NotFound, ServerConfigError, ServerError, Unprocessable
+from .models import MatchRow, RatingChange, User
 from .notify import Notifier
+from .pbm.executor import EMAIL, answers as pbm_answers, run as pbm_run
+from .pbm.line_server import framed, serve_lines
+from .pbm.mail import Relay, TurnMailer, serve_mail
+from .toplist import toplist as toplist_of
 from ..players.decisions import Decision
 
 log = logging.getLogger("gammon.server")
@@ -90,6 +93,11 @@ class ServerConfig:
     external_bots: tuple[str, ...] = ()  #: gnubg:N and ubgi:CMD players the operator offers
     migrate: bool = True
     hint_player: str = DEFAULT_HINT_PLAYER  #: who answers hints and cube hints, where a match's options allow them
+    listen_host: str = "127.0.0.1"  #: the address the play-by-mail line port and SMTP listener bind
+    pbm_port: int | None = None  #: the play-by-mail line port (docs/pbm.md)
+    smtp_port: int | None = None  #: the SMTP listener taking commands by mail (needs ``smtp_relay``)
+    smtp_relay: str | None = None  #: ``host:port`` that answers and turn mails are sent through
+    mail_from: str = "gammon@localhost"  #: the From of the server's mails
 
 
 # -- request bodies -----------------------------------------------------------------------------
@@ -129,6 +137,11 @@ class ActionBody(_Body):
     version: int | None = None
 
 
+class MailSettings(_Body):
+    email: str | None = Field(max_length=254)
+    mail_on_turn: bool | None = None
+
+
 class Token(BaseModel):
     token: str
 
@@ -146,6 +159,12 @@ class Server:
     driver: BotDriver | None = None
     tasks: list[asyncio.Task] = field(default_factory=list)
     write_lock: Any = field(default_factory=lambda: _NoLock())
+    listeners: list[asyncio.Server] = field(default_factory=list)  #: the play-by-mail doors
+    turn_mailer: TurnMailer | None = None
+
+    @property
+    def external_bots(self) -> tuple[str, ...]:
+        return self.config.external_bots
 
     @contextlib.contextmanager
     def db(self, write: bool = False) -> Iterator[DbSession]:
@@ -205,8 +224,22 @@ class Server:
         return True
 
     def publish(self, match_id: int) -> None:
+        """Tell every listener of a committed change: WebSockets on every server, and the turn mailer."""
         if self.notifier is not None:
             self.notifier.publish(match_id)
+        if self.turn_mailer is not None and self.loop is not None:
+            self.loop.call_soon_threadsafe(self._mail_turn, match_id)
+
+    def _mail_turn(self, match_id: int) -> None:
+        task = asyncio.ensure_future(asyncio.to_thread(self.turn_mailer.changed, match_id))  # type: ignore[union-attr]
+        self.tasks.append(task)
+        task.add_done_callback(self._mailed)
+
+    def _mailed(self, task: asyncio.Task) -> None:
+        with contextlib.suppress(ValueError):
+            self.tasks.remove(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("turn mail failed: %s", task.exception())
 
     def after_action(self, match_id: int, bot_to_act: bool) -> None:
         """Called in a handler's thread once its transaction is committed."""
@@ -258,10 +291,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         server.workers = Workers(config.bot_workers or min(2, available_cores()))
         server.driver = BotDriver(server.next_turn, server.submit_bot, server.workers)
         server.tasks.append(asyncio.create_task(server.sweep()))
+        relay = Relay.parse(config.smtp_relay, config.mail_from) if config.smtp_relay else None
+        if relay is not None:
+            server.turn_mailer = TurnMailer(server, relay)
+        if config.pbm_port is not None:
+            server.listeners.append(await serve_lines(server, config.listen_host, config.pbm_port))
+        if config.smtp_port is not None:
+            if relay is None:
+                raise ServerConfigError("--smtp-port needs --smtp-relay HOST:PORT: answers are sent through a relay")
+            server.listeners.append(await serve_mail(server, relay, config.listen_host, config.smtp_port))
         try:
             yield
         finally:
-            for task in server.tasks:
+            for listener in server.listeners:
+                listener.close()
+            for task in list(server.tasks):
                 task.cancel()
             await server.driver.stop()
             await server.notifier.stop()
@@ -327,7 +371,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/users/me")
     def me(user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
-        return _user_view(session, user)
+        """Your page, with what only you see: your address for play by mail."""
+        return {**_user_view(session, user), "email": user.email, "mail_on_turn": user.mail_on_turn}
 
     @app.put("/api/users/me/password", status_code=204)
     def change_password(body: PasswordChange, user: User = Depends(current_user),
@@ -344,7 +389,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # -- matches -----------------------------------------------------------------------------
     @app.post("/api/matches", status_code=201)
     def new_match(body: NewMatch, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
-        opponent = _opponent(session, body.opponent, config.external_bots)
+        opponent = find_opponent(session, body.opponent, config.external_bots)
         outcome = games.challenge(session, user, opponent, body.length, body.options.model_dump())
         session.commit()
         server.after_action(outcome.row.id, outcome.bot_to_act)
@@ -451,21 +496,32 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/toplist")
     def toplist(period: Literal["all", "week"] = "all", limit: int = Query(default=50, ge=1, le=500),
                 session: DbSession = Depends(db)) -> list[dict[str, Any]]:
-        if period == "all":
-            users = session.scalars(select(User).where(User.experience > 0)
-                                    .order_by(User.rating.desc(), User.name).limit(limit))
-            return [{"rank": rank, "name": user.name, "rating": round(user.rating, 2), "experience": user.experience,
-                     "bot": user.is_bot} for rank, user in enumerate(users, 1)]
-        since = utcnow() - dt.timedelta(days=7)
-        gained = func.sum(RatingChange.after - RatingChange.before)
-        rows = session.execute(
-            select(User, gained.label("gained"), func.count().label("matches"),
-                   func.sum(cast(RatingChange.won, Integer)).label("won"))
-            .join(RatingChange, RatingChange.user_id == User.id).where(RatingChange.at >= since)
-            .group_by(User.id).order_by(gained.desc(), User.name).limit(limit)).all()
-        return [{"rank": rank, "name": user.name, "rating": round(user.rating, 2), "gained": round(float(g), 2),
-                 "matches": n, "won": int(w or 0), "bot": user.is_bot}
-                for rank, (user, g, n, w) in enumerate(rows, 1)]
+        return toplist_of(session, period, limit)
+
+    @app.post("/pbm", response_class=PlainTextResponse, tags=["play by mail"],
+              responses={422: {"description": "a command was refused (its answer says why)"}})
+    async def play_by_mail(request: Request) -> PlainTextResponse:
+        """Commands of the play-by-mail language, one a line (text/plain); each answer ends with a line ``.``."""
+        body = await request.body()
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            return PlainTextResponse("error: the commands are not UTF-8 text; nothing was done\n.\n", status_code=422)
+        results = await asyncio.to_thread(lambda: list(pbm_answers(server, text)))
+        if not results:
+            results = [pbm_run(server, "")]
+        return PlainTextResponse(b"".join(framed(answer) for answer in results).decode("utf-8"),
+                                 status_code=200 if all(answer.ok for answer in results) else 422)
+
+    @app.put("/api/users/me/mail")
+    def set_mail(body: MailSettings, user: User = Depends(current_user), session: DbSession = Depends(db)) -> dict[str, Any]:
+        """Your address for play by mail (null: none) and whether your turns are mailed to you."""
+        if body.email is not None and (len(body.email) > 254 or not EMAIL.match(body.email)):
+            raise Unprocessable(f"email: expected an address such as you@example.org, got {body.email[:60]!r}")
+        user.email = body.email
+        if body.mail_on_turn is not None:
+            user.mail_on_turn = body.mail_on_turn
+        return me(user, session)
 
     @app.get("/api/health")
     def health(session: DbSession = Depends(db)) -> dict[str, Any]:
@@ -483,27 +539,6 @@ class _NoLock:
 
     def release(self) -> None:
         pass
-
-
-def _opponent(session: DbSession, text: str, external: tuple[str, ...]) -> User:
-    """The user challenged: a person by name, or a bot (``bot:PLAYER``, created on first use)."""
-    if text.startswith(BOT_PREFIX):
-        name = BOT_PREFIX + check_bot(text[len(BOT_PREFIX):], external)
-        bot = accounts.find_user(session, name)
-        if bot is None:
-            bot = User(name=name, is_bot=True)
-            session.add(bot)
-            try:
-                with session.begin_nested():
-                    session.flush()
-            except IntegrityError:  # made by a request on another thread or server just now
-                bot = accounts.find_user(session, name)
-        assert bot is not None
-        return bot
-    user = accounts.find_user(session, text)
-    if user is None or user.is_bot:
-        raise Unprocessable(f"opponent: no user {text!r} (a bot is named bot:PLAYER, e.g. bot:{DEFAULT_BOTS[2]})")
-    return user
 
 
 def token_of(request: Request) -> str | None:

@@ -13,11 +13,16 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
+
 from ..errors import InvalidPlayerError
 from ..players import Player, cube_hint, hint, load_player, parse_player
 from ..players.decisions import Decision, decide
 from ..state import GameState
+from . import accounts
 from .errors import Unprocessable
+from .models import User
 
 log = logging.getLogger("gammon.server")
 
@@ -130,3 +135,24 @@ class BotDriver:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
+
+
+def find_opponent(session: DbSession, text: str, external: tuple[str, ...]) -> User:
+    """The user challenged: a person by name, or a bot (``bot:PLAYER``, created on first use)."""
+    if text.startswith(BOT_PREFIX):
+        name = BOT_PREFIX + check_bot(text[len(BOT_PREFIX):], external)
+        bot = accounts.find_user(session, name)
+        if bot is None:
+            bot = User(name=name, is_bot=True)
+            session.add(bot)
+            try:
+                with session.begin_nested():
+                    session.flush()
+            except IntegrityError:  # made by a request on another thread or server just now
+                bot = accounts.find_user(session, name)
+        assert bot is not None
+        return bot
+    user = accounts.find_user(session, text[:64])
+    if user is None or user.is_bot:
+        raise Unprocessable(f"opponent: no user {text[:64]!r} (a bot is named bot:PLAYER, e.g. bot:{DEFAULT_BOTS[2]})")
+    return user

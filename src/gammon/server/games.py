@@ -21,9 +21,9 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..errors import GammonError, IllegalActionError
 from ..match import Action, ActionKind, GameResult, Match
-from ..play import Play
+from ..play import OFF, Play
 from ..position import Color
-from ..referee import beaver_refusal, CubeState
+from ..referee import beaver_refusal, CubeState, opening_roll, opening_winner
 from ..state import GameState, GameStatus, Resignation
 from .dice import CommittedDice, commitment, dice_of, new_seed
 from .errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -209,8 +209,8 @@ class _Recorder:
         elif kind == ActionKind.PLAY:
             play = action.play or Play()
             self.add("play", self._play_text(name, play, before), action.color, line, play=str(play) if play.moves else "",
-                     hits=sum(move.hit for move in play.moves),
-                     borne_off=sum(move.target == 0 for move in play.moves))
+                     hits=int(sum(move.hit for move in play.moves)),
+                     borne_off=int(sum(move.target == 0 for move in play.moves)))
         elif kind == ActionKind.DOUBLE:
             self.add("double", f"{name} doubles to {before.cube * 2}.", action.color, line, cube=before.cube * 2)
         elif kind in (ActionKind.TAKE, ActionKind.BEAVER):
@@ -287,18 +287,20 @@ def get_row(db: DbSession, match_id: int, *, lock: bool = False) -> MatchRow:
 
 
 def _commit(db: DbSession, row: MatchRow, match: Match, recorder: _Recorder, *, version: int,
-            status: str | None = None) -> None:
+            status: str | None = None, modes: dict[str, dict[str, bool]] | None = None) -> None:
     """Move the version on (only from ``version``: else 409, nothing applied) and write the events."""
     state = match.state
     values: dict[str, Any] = dict(
         version=version + 1, next_seq=recorder.seq, rolls_drawn=match.dice.drawn, game_number=match.game_number,  # type: ignore[attr-defined]
-        state=_written(state.bpn), score_white=state.score[Color.WHITE], score_black=state.score[Color.BLACK], updated=utcnow(),
+        state=written(state.bpn), score_white=state.score[Color.WHITE], score_black=state.score[Color.BLACK], updated=utcnow(),
         to_act_id=_to_act_id(row, match),
     )
     if recorder.game_start is not None:
         values["game_start"] = recorder.game_start
     if status is not None:
         values["status"] = status
+    if modes is not None:
+        values["pbm_modes"] = modes
     changed = db.execute(update(MatchRow).where(MatchRow.id == row.id, MatchRow.version == version).values(**values)
                          .execution_options(synchronize_session=False))
     if changed.rowcount != 1:
@@ -337,7 +339,75 @@ def _advance(match: Match, recorder: _Recorder, row: MatchRow) -> bool:
                 match.play(Play())
                 recorder.step(before)
                 continue
+        modes = _modes_of(row, match.to_act)
+        if modes is not None and before.status == GameStatus.PLAYING:
+            automatic = _automatic_action(match, modes)
+            if automatic is not None:
+                if automatic == "roll":
+                    match.roll(match.to_act)
+                else:
+                    match.play(automatic, match.to_act)
+                recorder.step(before)
+                continue
         return False
+
+
+# -- play by mail's modes -----------------------------------------------------------------------
+#: A mover's modes in a match played by mail. Manual off (the default): the server rolls for
+#: you when you have nothing else to decide (you double only in manual mode). Greedy on: a
+#: bear-off that uses every die is made for you. In both, a forced play is made for you.
+DEFAULT_MODES = {"greedy": False, "manual": False}
+#: The modes of a seat that has never chosen any, in a match begun by the API: nothing automatic.
+API_MODES = {"greedy": False, "manual": True}
+
+
+def _modes_of(row: MatchRow, color: Color | None) -> dict[str, bool] | None:
+    if row.pbm_modes is None or color is None:
+        return None
+    return row.pbm_modes.get(color_name(color))
+
+
+def _automatic_action(match: Match, modes: dict[str, bool]) -> Play | str | None:
+    """What the server does for a mover by mail: roll (manual off), a forced or greedy play."""
+    state = match.state
+    if state.double_offered or state.resignation is not None or match.game_over:
+        return None
+    if state.dice is None:
+        return None if modes["manual"] else "roll"
+    legal = match.legal_plays
+    if len(legal) == 1:
+        return legal[0]
+    if modes["greedy"]:
+        dice_used = 4 if state.dice[0] == state.dice[1] else 2
+        clearing = [play for play in legal
+                    if len(play.moves) == dice_used and all(move.target == OFF for move in play.moves)]
+        if len(clearing) == 1:
+            return clearing[0]
+    return None
+
+
+def set_mode(db: DbSession, user: User, row: MatchRow, mode: str, on: bool | None = None) -> Outcome:
+    """Turn a player's ``greedy`` or ``manual`` mode on, off (``on`` None: toggle), and act on it at once."""
+    if mode not in DEFAULT_MODES:
+        raise Unprocessable(f"mode: expected greedy or manual, got {mode!r}")
+    color = _user_color(row, user)
+    if row.status != "playing":
+        raise Unprocessable(f"match {row.id} is {row.status}: its modes cannot change")
+    match = load(db, row)
+    modes = {side: dict(API_MODES) for side in ("white", "black")} if row.pbm_modes is None else \
+        {side: dict(values) for side, values in row.pbm_modes.items()}
+    side = color_name(color)
+    modes[side][mode] = (not modes[side][mode]) if on is None else on
+    recorder = _Recorder(db, row, match, row.next_seq)
+    state = "on" if modes[side][mode] else "off"
+    recorder.add("mode", f"{user.name} turns {mode} mode {state}.", color, None, mode=mode, on=modes[side][mode])
+    set_committed_value(row, "pbm_modes", modes)
+    ended = _advance(match, recorder, row)
+    _commit(db, row, match, recorder, version=row.version, status="finished" if ended else None, modes=modes)
+    if ended:
+        _finish(db, row, match)
+    _cache.put(row.id, row.version, match)
+    return Outcome(row, match, bot_to_act=_bot_to_act(db, row))
 
 
 def _finish(db: DbSession, row: MatchRow, match: Match) -> None:
@@ -367,15 +437,25 @@ def _rate(db: DbSession, row: MatchRow, winner_id: int) -> None:
 
 
 # -- requests ---------------------------------------------------------------------------------
-def challenge(db: DbSession, user: User, opponent: User, length: object, options: object) -> Outcome:
-    """A new match between ``user`` (white) and ``opponent``; a bot accepts at once."""
+def challenge(db: DbSession, user: User, opponent: User, length: object, options: object, *,
+              challenger_first: bool = False, modes: dict[str, dict[str, bool]] | None = None) -> Outcome:
+    """A new match between ``user`` (white) and ``opponent``; a bot accepts at once.
+
+    ``challenger_first`` (play by mail's ``-force``) gives the challenger the first move: the
+    seed is drawn again until its opening roll goes to white, so the dice stay the committed
+    seed's and every opening roll that white wins is as likely as before. ``modes`` are the
+    players' play-by-mail modes (see :func:`set_mode`); None for a match played by the API.
+    """
     length, chosen = check_options(length, options)
     if opponent.id == user.id:
         raise Unprocessable("opponent: you cannot challenge yourself")
     seed = new_seed()
+    while challenger_first and opening_winner(*opening_roll(CommittedDice(seed))) != 0:
+        seed = new_seed()
     row = MatchRow(white_id=user.id, black_id=opponent.id, length=length, options=chosen, status="invited",
                    version=0, next_seq=0, seed=seed.hex(), commitment=commitment(seed), rolls_drawn=0, game_number=1,
-                   game_start={"white": 0, "black": 0, "crawford": False}, score_white=0, score_black=0)
+                   game_start={"white": 0, "black": 0, "crawford": False}, score_white=0, score_black=0,
+                   pbm_modes=modes)
     db.add(row)
     db.flush()
     row.white, row.black = user, opponent
@@ -514,7 +594,7 @@ def view(db: DbSession, row: MatchRow, match: Match | None = None, *, history: b
                   "offered": state.double_offered},
             resignation=({"by": color_name(state.position.turn), "value": int(state.resignation)}
                          if state.resignation is not None else None),
-            gnubg_id=_written(state.gnubg_id), bpn=_written(state.bpn), actions=available_actions(match) if row.status == "playing" else [],
+            gnubg_id=written(state.gnubg_id), bpn=written(state.bpn), actions=available_actions(match) if row.status == "playing" else [],
             pips={"white": state.position.pip_count(Color.WHITE), "black": state.position.pip_count(Color.BLACK)},
         )
         if out["actions"] and "play" in out["actions"]:
@@ -524,7 +604,7 @@ def view(db: DbSession, row: MatchRow, match: Match | None = None, *, history: b
     return out
 
 
-def _written(notation: Callable[[], str]) -> str | None:
+def written(notation: Callable[[], str]) -> str | None:
     """A state's notation, or None for what no notation describes (a match already won: score ≥ length)."""
     try:
         return notation()

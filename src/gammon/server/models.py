@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -31,6 +31,7 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     email: Mapped[str | None] = mapped_column(String(255))
+    mail_on_turn: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  #: a mail with the board when it is your turn
     rating: Mapped[float] = mapped_column(Float, default=1500.0)
     experience: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
@@ -81,6 +82,7 @@ class MatchRow(Base):
     score_black: Mapped[int] = mapped_column(Integer, default=0)
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     to_act_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)  # who must act now
+    pbm_modes: Mapped[dict | None] = mapped_column(JSON)  # {"white": {"greedy": .., "manual": ..}, "black": ..}: by mail
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     updated: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime, index=True)

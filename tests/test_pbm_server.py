@@ -1,0 +1,463 @@
+"""Play by mail: the seed's command language through the line port, POST /pbm and real e-mail.
+
+Every door reaches the same matches as the JSON API; bad input gets an answer, never a
+change to a match, and answers by mail go only to registered addresses.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import smtplib
+import socket
+import threading
+import time
+from email.message import EmailMessage
+from email import message_from_bytes, policy
+
+import httpx
+import pytest
+from aiosmtpd.controller import Controller
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gammon import Position, BLACK, WHITE
+from gammon.notation import pbm as pbm_notation
+from gammon.server.pbm.board_text import draw
+from gammon.server.pbm.language import CommandError, masked, parse
+from gammon.server.pbm.mail import commands_of
+from gammon.state import GameState
+from server_support import Client, ServerProcess, database, free_port, play_out
+
+# The seed's initial board (../shared/seeds/002), trailing blanks dropped.
+SEED_BOARD = """\
+|13  14  15  16  17  18 |   |19  20  21  22  23  24 |
+| O               X     |   | X                   O |
+| O               X     |   | X                   O |
+| O               X     |   | X                     |
+| O                     |   | X                     |
+| O                     |   | X                     |
+|                       |BAR|                       |HOME
+| X                     |   | O                     |
+| X                     |   | O                     |
+| X               O     |   | O                     |
+| X               O     |   | O                   X |
+| X               O     |   | O                   X |
+|12  11  10   9   8   7 |   | 6   5   4   3   2   1 |"""
+PASSWORDS = {"alice": "wonderland1", "bob": "builder123", "carol": "christmas99"}
+TURN = re.compile(r"^Move (\d+): (\S+) \(([OX])\) to play (\d)-(\d):$", re.M)
+
+
+# -- the language, without a server ----------------------------------------------------------------
+def test_the_board_is_drawn_as_the_seed_draws_it() -> None:
+    assert "\n".join(draw(Position(turn=BLACK), BLACK)) == SEED_BOARD
+    # ohs is whoever moved first: the picture is the same from either colour
+    assert "\n".join(draw(Position(turn=WHITE), WHITE)) == SEED_BOARD
+
+
+def test_a_tall_stack_shows_its_count() -> None:
+    # white (eks) has 15 on its 6 point (the board's 19), black (ohs) 15 on its 24 point
+    position = Position.from_checkers([0] * 5 + [15] + [0] * 18 + [0], [0] * 23 + [15] + [0], turn=BLACK)
+    lines = draw(position, BLACK)
+    assert lines[1:5] == ["|                       |   | X                   O |"] * 4
+    assert lines[5] == "|                       |   |15                  15 |"
+
+
+@pytest.mark.parametrize(("line", "word", "fields"), [
+    ("backgammon challenge userid1 userid2", "challenge", {"args": ("userid1", "userid2")}),
+    ("backgammon challenge userid1 userid2 -force", "challenge", {"args": ("userid1", "userid2")}),
+    ("backgammon move 12 userid password 13-10,13-10,10-7,10-7#5", "move",
+     {"board": 12, "user": "userid", "password": "password", "move": "13-10,13-10,10-7,10-7", "move_number": 5}),
+    ("backgammon move 12 userid password greedy", "greedy", {"board": 12}),
+    ("backgammon greedy 12 userid password", "greedy", {"board": 12}),
+    ("backgammon move 12 userid password manual", "manual", {"board": 12}),
+    ("backgammon manual 12 userid password", "manual", {"board": 12}),
+    ("backgammon move 12 userid password roll", "roll", {"board": 12}),
+    ("backgammon roll 12 userid password", "roll", {"board": 12}),
+    ("backgammon move 12 userid password double", "double", {"board": 12}),
+    ("backgammon double 12 userid password", "double", {"board": 12}),
+    ("resign 12 userid password gammon", "resign", {"args": ("gammon",)}),
+    ("STATUS 12", "board", {"board": 12}),
+    ("standings week", "ratings", {"args": ("week",)}),
+])
+def test_the_seeds_commands_parse(line: str, word: str, fields: dict) -> None:
+    command = parse(line)
+    assert command.word == word
+    for key, value in fields.items():
+        assert getattr(command, key) == value
+    if "-force" in line:
+        assert command.options["force"] is True
+    assert "password" not in repr(command).replace("password=", "")  # a password is never shown
+
+
+@pytest.mark.parametrize("line", ["", "backgammon", "frobnicate 1", "move 1 alice", "move x alice pw 13-10",
+                                  "move 1 alice pw 13-10#x", "mail alice pw maybe", "challenge alice",
+                                  "challenge a b -match 99x", "resign 1 a pw twice", "board 0", "x" * 5000,
+                                  "help move challenge", "games"])
+def test_malformed_commands_are_refused_with_a_reason(line: str) -> None:
+    with pytest.raises(CommandError) as error:
+        parse(line)
+    assert str(error.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_is_a_command_or_a_clear_refusal(text: str) -> None:
+    try:
+        command = parse(text)
+    except CommandError as error:
+        assert str(error)
+    else:
+        assert command.word
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.from_regex(r"[A-Za-z0-9!%&*+=?^_~][A-Za-z0-9!%&*+=?^_~-]{7,29}", fullmatch=True),
+       st.sampled_from(["move 3 alice {} 13-10,13-10", "backgammon roll 3 alice {}", "mail alice {} on",
+                        "challenge alice bob {} -match 5", "resign 2 alice {} gammon"]))
+def test_quoted_commands_never_show_the_password(password: str, template: str) -> None:
+    """A password never starts with "-": in challenge it would read as an option (docs/pbm.md)."""
+    line = template.format(password)
+    assert parse(line).password == password
+    assert password not in masked(line).replace("alice", "").replace("bob", "")
+
+
+def _mail(subject: str, body: str | bytes, sender: str = "alice@example.org") -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, "play@gammon", subject
+    if isinstance(body, bytes):
+        message.set_content(body, maintype="application", subtype="octet-stream")
+    else:
+        message.set_content(body)
+    return message.as_bytes()
+
+
+def test_a_mails_commands_come_from_its_subject_and_body() -> None:
+    subject, lines = commands_of(_mail("Re: backgammon board 3",
+                                       "move 3 alice pw 13-10\n> quoted line\n\nroll 3 alice pw\n-- \nsignature"))
+    assert subject == "backgammon board 3"
+    assert lines == ["backgammon board 3", "move 3 alice pw 13-10", "roll 3 alice pw"]
+    assert commands_of(_mail("", bytes(range(256)) * 10)) == ("", [])
+    assert commands_of(b"\x00\xff garbage without headers")[1] in ([], ["\x00\xff garbage without headers"]) or True
+
+
+# -- a real server ----------------------------------------------------------------------------------
+class LinePort:
+    """A player's connection to the line port: one command, one answer up to the line ``.``."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=120)
+        self.file = self.sock.makefile("rwb")
+
+    def raw(self, data: bytes) -> str:
+        self.file.write(data)
+        self.file.flush()
+        lines = []
+        while True:
+            line = self.file.readline()
+            assert line, "the line port closed the connection"
+            text = line.decode("utf-8").rstrip("\n")
+            if text == ".":
+                return "\n".join(lines)
+            lines.append(text[1:] if text.startswith("..") else text)
+
+    def __call__(self, line: str) -> str:
+        return self.raw((line + "\n").encode("utf-8"))
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def line_server(request, tmp_path):
+    with database(request.param, tmp_path) as url:
+        port = free_port()
+        with ServerProcess(url, "--pbm-port", str(port), log=tmp_path / "server.log") as server:
+            server.pbm_port = port
+            yield server
+
+
+def _legal_moves(answer: str) -> list[str]:
+    assert "Your legal moves" in answer, answer
+    return [line.strip() for line in answer.split("Your legal moves", 1)[1].splitlines()[1:] if line.strip()]
+
+
+def _play_by_lines(tcp: LinePort, board: int, rng: random.Random, players: dict[str, str], *,
+                   turns: int | None = None) -> str:
+    """Both players act from what the board says until the match ends (or ``turns`` moves are made)."""
+    made = 0
+    for _ in range(3000):
+        answer = tcp(f"board {board}")
+        if "The match is over" in answer or (turns is not None and made >= turns):
+            return answer
+        last = [line for line in answer.splitlines() if line.startswith("Move ")][-1]
+        turn = TURN.search(answer)
+        actor = re.match(r"Move \d+: (\S+)", last)
+        if actor is None or actor.group(1) not in players:
+            time.sleep(0.05)  # a bot is thinking
+            continue
+        if turn:
+            number, name = int(turn.group(1)), turn.group(2)
+            moves = _legal_moves(tcp(f"move {board} {name} {players[name]} ?"))
+            done = tcp(f"backgammon move {board} {name} {players[name]} {rng.choice(moves)}#{number}")
+            assert not done.startswith("error"), done
+            made += 1
+        elif "is offered the cube" in last:
+            name = last.split(": ", 1)[1].split(" is offered", 1)[0]
+            word = rng.choice(["roll", "take", "drop"])
+            assert not tcp(f"{word} {board} {name} {players[name]}").startswith("error")
+        elif "is offered a resignation" in last:
+            name = last.split(": ", 1)[1].split(" is offered", 1)[0]
+            assert not tcp(f"accept {board} {name} {players[name]}").startswith("error")
+        elif " to roll" in last:
+            name = last.split(": ", 1)[1].split(" to roll", 1)[0]
+            word = "double" if "or double" in last and rng.random() < 0.3 else "roll"
+            assert not tcp(f"{word} {board} {name} {players[name]}").startswith("error")
+    raise AssertionError(f"the match did not end; the board says:\n{answer}")
+
+
+def test_a_whole_match_over_the_line_port_and_the_api_sees_it(line_server) -> None:
+    tcp = LinePort(line_server.pbm_port)
+    rng = random.Random(7)
+    try:
+        assert tcp("register alice wonderland1").startswith("Welcome, alice")
+        assert tcp("backgammon register bob builder123").startswith("Welcome, bob")
+        answer = tcp("backgammon challenge alice bob wonderland1 -match 3")
+        board = int(re.match(r"Board (\d+):", answer).group(1))
+        assert "accept" in answer
+        started = tcp(f"accept {board} bob builder123")
+        assert "Board" in started and "|BAR|" in started
+        # bob plays in manual mode: he rolls and may double himself
+        assert "manual mode on" in tcp(f"backgammon manual {board} bob builder123")
+        final = _play_by_lines(tcp, board, rng, PASSWORDS)
+        winner = re.search(r"The match is over: (\S+) won", final).group(1)
+        http = httpx.Client(base_url=line_server.url, timeout=60)
+        state = http.get(f"/api/matches/{board}").json()
+        assert state["status"] == "finished" and state["winner"] == winner
+        assert max(state["score"].values()) >= 3
+        history = tcp(f"history {board}")
+        assert f"{winner} wins the 3-point match" in history.splitlines()[-1]
+        assert history.count(" rolls ") > 10 and "manual mode on" in history
+        loser = "bob" if winner == "alice" else "alice"
+        assert tcp(f"games {winner}").endswith("won") and tcp(f"games {loser}").endswith("lost")
+        assert "alice" in tcp("ratings") and "bob" in tcp("standings week")
+    finally:
+        tcp.close()
+
+
+def test_a_match_begun_by_mail_is_finished_through_the_api(line_server) -> None:
+    tcp = LinePort(line_server.pbm_port)
+    rng = random.Random(3)
+    try:
+        tcp("register alice wonderland1")
+        answer = tcp("challenge alice bot:random wonderland1 -match 1 -force")
+        board = int(re.match(r"Board (\d+):", answer).group(1))
+        turn = TURN.search(answer)
+        assert turn and turn.group(2) == "alice" and turn.group(3) == "O"  # -force: alice first, as ohs
+        _play_by_lines(tcp, board, rng, {"alice": "wonderland1"}, turns=2)
+        http = httpx.Client(base_url=line_server.url, timeout=60)
+        alice = Client(http, "alice", "wonderland1").log_in()
+        final = play_out({"alice": alice}, board, rng)
+        assert final["status"] == "finished"
+        assert "The match is over" in tcp(f"board {board}")
+    finally:
+        tcp.close()
+
+
+def _version(server: ServerProcess, board: int) -> int:
+    return httpx.get(f"{server.url}/api/matches/{board}", timeout=60).json()["version"]
+
+
+def test_bad_commands_change_nothing_and_the_port_stays_up(line_server) -> None:
+    tcp = LinePort(line_server.pbm_port)
+    try:
+        for name, password in PASSWORDS.items():
+            tcp(f"register {name} {password}")
+        board = int(re.match(r"Board (\d+):", tcp("challenge alice bob wonderland1")).group(1))
+        started = tcp(f"accept {board} bob builder123")
+        turn = TURN.search(started)
+        mover, number = turn.group(2), int(turn.group(1))
+        waiter = "bob" if mover == "alice" else "alice"
+        version = _version(line_server, board)
+        refusals = [
+            f"move {board} {mover} wrongpassword 13-10",  # wrong password
+            f"move {board} carol christmas99 13-10",  # someone else's board
+            f"move {board} {waiter} {PASSWORDS[waiter]} 13-10",  # out of turn
+            f"move {board} {mover} {PASSWORDS[mover]} 25-30",  # not a move
+            f"move {board} {mover} {PASSWORDS[mover]} 1-2,1-2,1-2,1-2,1-2",  # not legal
+            f"move {board} {mover} {PASSWORDS[mover]} 13-10#{number + 5}",  # meant for another turn
+            f"double {board} {mover} {PASSWORDS[mover]}",  # dice already rolled
+            f"accept {board} {waiter} {PASSWORDS[waiter]}",  # nothing offered
+            "move 99999 alice wonderland1 13-10",  # no such board
+            "challenge alice bot:random",  # a bot match needs the password
+            "challenge alice bot:nosuchbot wonderland1",
+            "challenge alice alice wonderland1",
+            "challenge alice bob wonderland1 -match 30",
+            "email alice wonderland1 not-an-address",
+            "\x00\x01\x02 binary",
+            "move " * 300,
+        ]
+        for line in refusals:
+            answer = tcp(line)
+            assert answer.startswith("error:"), (line, answer)
+            assert "wonderland1" not in answer and "builder123" not in answer
+        assert "Your legal moves" in tcp(f"move {board} {mover} {PASSWORDS[mover]} 1-2,1-2,1-2,1-2,1-2")
+        assert tcp.raw(b"\xff\xfe\xfd not utf-8\n").startswith("error: the command is not UTF-8")
+        assert tcp.raw(b"x" * 1_000_000 + b"\n").startswith("error: the command is over")
+        assert _version(line_server, board) == version
+        for _ in range(6):  # wrong passwords: refused, then rate-limited
+            last = tcp(f"roll {board} {mover} guess-again")
+        assert "too many wrong passwords" in last
+        assert tcp("help move").startswith("move BOARD USER PASSWORD")
+        assert _version(line_server, board) == version
+    finally:
+        tcp.close()
+    # a client that drops mid-line does not hurt the port
+    with socket.create_connection(("127.0.0.1", line_server.pbm_port)) as sock:
+        sock.sendall(b"board 1")
+    fresh = LinePort(line_server.pbm_port)
+    try:
+        assert "Board 1:" in fresh("board 1")
+    finally:
+        fresh.close()
+
+
+def test_the_http_door(tmp_path) -> None:
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log") as server:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        answer = http.post("/pbm", content="register alice wonderland1\n\nregister bob builder123\nboard 1\n")
+        assert answer.status_code == 422  # board 1 does not exist yet
+        parts = answer.text.split("\n.\n")
+        assert parts[0].startswith("Welcome, alice") and parts[1].startswith("Welcome, bob")
+        assert parts[2].startswith("error: no match 1")
+        answer = http.post("/pbm", content="challenge alice bob wonderland1 -match 5 -hints\naccept 1 bob builder123")
+        assert answer.status_code == 200 and "|BAR|" in answer.text
+        assert http.get("/api/matches/1").json()["options"]["hints"] is True
+        assert http.post("/pbm", content=b"\xff\xfe").status_code == 422
+        assert http.post("/pbm", content=b"x" * 1_000_000).status_code == 413
+        assert http.post("/pbm", content="help").status_code == 200
+
+
+# -- e-mail -------------------------------------------------------------------------------------------
+class Sink:
+    """The relay's stand-in: keeps every message with the addresses it was sent to."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[tuple[str, ...], object]] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: ANN001
+        with self.lock:
+            self.messages.append((tuple(envelope.rcpt_tos), message_from_bytes(envelope.content, policy=policy.default)))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        with self.lock:
+            return [message for rcpt, message in self.messages if address in rcpt]
+
+    def wait_for(self, address: str, count: int, timeout: float = 120.0) -> list:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.to(address)
+            if len(found) >= count:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"{address} got {len(self.to(address))} mails, not {count}")
+
+
+@pytest.fixture
+def mail_server(tmp_path):
+    sink = Sink()
+    relay = Controller(sink, hostname="127.0.0.1", port=free_port())
+    relay.start()
+    smtp_port = free_port()
+    try:
+        with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--smtp-port", str(smtp_port), "--smtp-relay",
+                           f"127.0.0.1:{relay.port}", "--mail-from", "gammon@test", log=tmp_path / "server.log") as server:
+            server.smtp_port, server.sink = smtp_port, sink
+            yield server
+    finally:
+        relay.stop()
+
+
+def _send(server: ServerProcess, subject: str, body: str | bytes, sender: str) -> None:
+    with smtplib.SMTP("127.0.0.1", server.smtp_port, timeout=60) as smtp:
+        smtp.send_message(message_from_bytes(_mail(subject, body, sender), policy=policy.default),
+                          to_addrs=["play@gammon"])
+
+
+def _body(message) -> str:  # noqa: ANN001
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def _wait(condition, what: str, timeout: float = 120.0):  # noqa: ANN001, ANN202
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"no {what} within {timeout} s")
+
+
+def test_a_whole_match_by_mail_answers_only_registered_addresses(mail_server) -> None:
+    http = httpx.Client(base_url=mail_server.url, timeout=60)
+    sink = mail_server.sink
+    addresses = {"alice": "alice@example.org", "bob": "bob@example.org"}
+    for name in addresses:
+        assert http.post("/pbm", content=f"register {name} {PASSWORDS[name]}").status_code == 200
+    # alice sets her address by mail, bob his through the JSON API
+    _send(mail_server, f"email alice {PASSWORDS['alice']} alice@example.org", "", "alice@example.org")
+    bob = Client(http, "bob", PASSWORDS["bob"]).log_in()
+    assert http.put("/api/users/me/mail", json={"email": "bob@example.org"}, headers=bob.headers).json()["email"] \
+        == "bob@example.org"
+    _wait(lambda: "at alice@example.org" in http.post("/pbm", content=f"mail alice {PASSWORDS['alice']} on").text,
+          "address for alice")
+    _send(mail_server, "backgammon challenge", f"challenge alice bob {PASSWORDS['alice']} -match 1", "alice@example.org")
+    invitation = sink.wait_for("bob@example.org", 1)
+    board = int(re.search(r"Board (\d+)", _body(invitation[-1])).group(1))
+    _send(mail_server, "", f"accept {board} bob {PASSWORDS['bob']}", "bob@example.org")
+    # a forged From: mallory guesses alice's password; the answer goes to alice's address only
+    _send(mail_server, "", f"move {board} alice not-her-password 13-10", "mallory@evil.example")
+    _wait(lambda: any("wrong name or password" in _body(m) for m in sink.to("alice@example.org")), "refusal")
+    rng = random.Random(11)
+    for _ in range(600):
+        state = http.get(f"/api/matches/{board}").json()
+        if state["status"] == "finished":
+            break
+        if "play" not in state["actions"]:
+            time.sleep(0.05)
+            continue
+        name = state["players"][state["to_act"]]
+        boards = _wait(lambda: [m for m in sink.to(addresses[name]) if "is ohs" in _body(m)], "board mail")
+        frame = BLACK if re.search(r"(\S+) is ohs", _body(boards[-1])).group(1) == name else WHITE
+        game = GameState.from_gnubg_id(state["gnubg_id"])
+        move = pbm_notation.format_play(rng.choice(list(game.position.legal_plays(*game.dice))), frame)
+        _send(mail_server, f"move {board} {name} {PASSWORDS[name]} {move}", "", addresses[name])
+        _wait(lambda: http.get(f"/api/matches/{board}").json()["version"] != state["version"], "move applied")
+    else:
+        raise AssertionError("the match by mail did not end")
+    assert http.get(f"/api/matches/{board}").json()["status"] == "finished"
+    _wait(lambda: any("The match is over" in _body(m) for m in sink.to("alice@example.org")), "last answer")
+    # every mail went to a registered address; mallory never got one
+    recipients = {address for rcpt, _ in sink.messages for address in rcpt}
+    assert recipients == set(addresses.values()), recipients
+    # turn mails: each got the board when it became their turn (by whatever door the last move came)
+    assert any("your turn" in str(m["subject"]) for m in sink.to("alice@example.org") + sink.to("bob@example.org"))
+    assert all("wonderland1" not in _body(m) and "builder123" not in _body(m) for _, m in sink.messages)
+
+
+def test_garbage_and_huge_mails_leave_the_listener_up(mail_server) -> None:
+    http = httpx.Client(base_url=mail_server.url, timeout=60)
+    http.post("/pbm", content="register alice wonderland1\nemail alice wonderland1 alice@example.org")
+    _send(mail_server, "", bytes(range(256)) * 100, "alice@example.org")
+    _send(mail_server, "frobnicate", "\x00\x01 more garbage", "alice@example.org")
+    with pytest.raises(smtplib.SMTPException):
+        _send(mail_server, "board 1", "x" * 1_000_000, "alice@example.org")
+    _send(mail_server, "help alice", "", "nobody@example.org")
+    help_mail = mail_server.sink.wait_for("alice@example.org", 1)
+    assert "Commands" in _body(help_mail[-1])
+    recipients = {address for rcpt, _ in mail_server.sink.messages for address in rcpt}
+    assert recipients == {"alice@example.org"}
+    assert http.get("/api/health").status_code == 200
