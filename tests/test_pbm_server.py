@@ -461,3 +461,29 @@ def test_garbage_and_huge_mails_leave_the_listener_up(mail_server) -> None:
     recipients = {address for rcpt, _ in mail_server.sink.messages for address in rcpt}
     assert recipients == {"alice@example.org"}
     assert http.get("/api/health").status_code == 200
+
+
+def test_mail_off_stops_turn_mails_but_not_answers(mail_server) -> None:
+    http = httpx.Client(base_url=mail_server.url, timeout=60)
+    sink = mail_server.sink
+    setup = "\n".join([f"register alice {PASSWORDS['alice']}", f"register bob {PASSWORDS['bob']}",
+                       f"email alice {PASSWORDS['alice']} alice@example.org",
+                       f"email bob {PASSWORDS['bob']} bob@example.org", f"mail bob {PASSWORDS['bob']} off"])
+    assert http.post("/pbm", content=setup).status_code == 200
+    board = int(re.search(r"Board (\d+)", http.post("/pbm", content=f"challenge alice bob {PASSWORDS['alice']}").text)
+                .group(1))
+    http.post("/pbm", content=f"accept {board} bob {PASSWORDS['bob']}")
+    rng = random.Random(5)
+    for _ in range(6):  # six plays through the HTTP door: turns pass both ways
+        state = http.get(f"/api/matches/{board}").json()
+        if "play" not in state["actions"]:
+            break
+        name = state["players"][state["to_act"]]
+        legal = http.post("/pbm", content=f"move {board} {name} {PASSWORDS[name]} ?").text
+        move = rng.choice(_legal_moves(legal.rstrip(".\n")))
+        assert http.post("/pbm", content=f"move {board} {name} {PASSWORDS[name]} {move}").status_code == 200
+    _wait(lambda: any("your turn" in str(m["subject"]) for m in sink.to("alice@example.org")), "alice's turn mail")
+    assert not any("your turn" in str(m["subject"]) for m in sink.to("bob@example.org"))
+    # an answer to a command bob sends by mail still reaches him
+    _send(mail_server, f"board {board} bob", "", "bob@example.org")
+    _wait(lambda: any("is ohs" in _body(m) for m in sink.to("bob@example.org")), "bob's answer")
