@@ -1,159 +1,302 @@
-"""The terminal game, driven through its input: whole games, bad input, EOF, checker entry."""
+"""The terminal game: typed words, seed 004's keys through a real pseudo-terminal, the plain
+transcript read back, and online play against a real ``gammon serve``."""
 
 from __future__ import annotations
 
 import io
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Iterable
 
+import httpx
+import pexpect
 import pytest
 
 from gammon.cli import main
-from gammon.cli.play import Opponent, random_opponent, run
+from gammon.cli.table import LocalTable
+from gammon.cli.terminal import KEY_ACTIONS, KEYS, Settings, Terminal
 from gammon.dice import FixedDice
 from gammon.match import Match
-from gammon.play import LegalPlays, Play
-from gammon.position import Color
-from gammon.state import GameState, Resignation
+from gammon.players import load_player
+from gammon.position import Color, Position
+from gammon.state import GameState, GameStatus
+
+from server_support import GAMMON, Client, ServerProcess
+
+ENDLESS = ["", "#1", "y"] * 2000  # Enter (roll, or confirm), the first legal play, yes to a double
 
 
 def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterable[str]) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
 
 
-def scripted(lines: list[str]) -> tuple[list[str], object]:
-    """A ``read`` that answers from ``lines`` then reports end of input, and a ``write`` that records."""
+def scripted(lines: list[str]) -> tuple[list[str], object, object]:
+    """A ``read`` answering from ``lines`` (then end of input) and a ``write`` that records."""
     answers = iter(lines)
     out: list[str] = []
 
     def read(prompt: str) -> str:
         out.append(prompt)
         try:
-            return next(answers)
+            line = next(answers)
         except StopIteration:
             raise EOFError from None
+        return "<enter>" if line == "" else line
 
-    return out, (read, out.append)
+    return out, read, out.append
 
 
-def first_play(state: GameState, legal: LegalPlays) -> Play:
-    return legal[0]
+def table(match: Match, bot: str = "pubeval", **options: object) -> LocalTable:
+    return LocalTable(match, load_player(bot), opponent_name="the bot", hint_player="pubeval", **options)
+
+
+def events_of(out: list[str]) -> list[str]:
+    """The told lines, without the prompts (which end in '> ')."""
+    return [line for text in out if not text.endswith("> ") for line in text.splitlines()]
+
+
+# -- typed words -----------------------------------------------------------------------------------
+def test_the_default_is_a_five_point_match_against_nn_intermediate(monkeypatch, capsys) -> None:
+    feed(monkeypatch, ["pips", "score"])
+    assert main(["play", "--words", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("A 5-point match against the nn:0:intermediate bot.")
+    assert "in a 5-point match." in out
 
 
 @pytest.mark.parametrize("args", [["--seed", "1"], ["--seed", "2", "--match", "3", "--plain"]])
-def test_whole_match_through_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, args: list[str]) -> None:
-    # Enter rolls, #1 makes the first legal play; a line that does not fit just re-prompts.
-    feed(monkeypatch, ["", "#1"] * 2000)
-    assert main(["play", *args]) == 0
+def test_a_whole_match_by_typed_words(monkeypatch, capsys, args: list[str]) -> None:
+    feed(monkeypatch, ENDLESS)
+    assert main(["play", "--words", "--bot", "random", *args]) == 0
     out = capsys.readouterr().out
-    assert "Opening roll:" in out
-    assert "the match." in out
-    assert "Traceback" not in out
+    assert "Opening roll:" in out and " the match " in out and "Traceback" not in out
 
 
-def test_same_seed_same_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+def test_the_same_seed_plays_the_same_game(monkeypatch, capsys) -> None:
     outputs = []
     for _ in range(2):
-        feed(monkeypatch, ["", "#1"] * 2000)
-        main(["play", "--seed", "9"])
+        feed(monkeypatch, ENDLESS)
+        main(["play", "--words", "--seed", "9", "--bot", "random", "--match", "1"])
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
 
 
-def test_end_of_input_ends_cleanly(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+def test_end_of_input_ends_cleanly(monkeypatch, capsys) -> None:
     feed(monkeypatch, [])
-    assert main(["play", "--seed", "3"]) == 0
-    assert "Traceback" not in capsys.readouterr().out
+    assert main(["play", "--words", "--seed", "3", "--bot", "random"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("Bye.")
 
 
-def test_bad_input_gets_a_message_and_the_prompt(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
-    feed(monkeypatch, ["xyz", "#1", "u", "t", "p", "a", "r x", "h", "pips", "score", "cube", "dice", "turn", "e",
-                       "board", "", "", "99/1", "24/14", "#999", "d", "l", "q"])
-    assert main(["play", "--seed", "4"]) == 0
+def test_bad_input_gets_a_reason_and_the_prompt_again(monkeypatch, capsys) -> None:
+    feed(monkeypatch, ["xyz", "#1", "undo", "take", "drop", "resign x", "hint", "cube hint", "99/1", "24/14",
+                       "", "#999", "double", "confirm", "quit", "y"])
+    assert main(["play", "--words", "--seed", "4", "--bot", "random", "--hint-player", "pubeval"]) == 0
     out = capsys.readouterr().out
-    assert out.count("Not possible:") >= 8
-    assert "Commands" in out and "Pips: you" in out and "Score: you 0" in out and "No doubling cube" in out
-    assert "Bye." in out
+    assert out.count("Not possible:") >= 9
+    assert "Traceback" not in out and "Bye." in out
 
 
-def test_bad_match_length_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
+def test_bad_match_length_is_a_usage_error() -> None:
     with pytest.raises(SystemExit) as exit:
         main(["play", "--match", "26"])
     assert exit.value.code == 2
 
 
-def test_checker_by_checker_and_undo() -> None:
-    # White opens 3-1; the bot then rolls 6-5 and plays its first legal play.
+def test_a_typed_play_waits_for_confirmation_and_can_be_undone() -> None:
     match = Match(3, dice=FixedDice([(3, 1), (6, 5)]))
-    out, (read, write) = scripted(["8/5", "u", "8 5", "6/5", "", "pips"])
-    assert run(match, Opponent(first_play), read=read, write=write) == 0
+    out, read, write = scripted(["8/5", "undo", "8 5", "6/5", "undo", "undo", "8/5 6/5", "", "pips"])
+    Terminal(table(match), read, write).run()
     text = "\n".join(out)
-    assert "Undone: 8/5." in text
-    assert "Play complete" in text
+    assert "Undone: 8/5." in text and "Play complete (8/5 6/5): Enter confirms, U undoes> " in out
     assert "You play 8/5 6/5." in text
-    assert "The bot rolls 6-5 and plays" in text
-    assert match.history[1].play is not None and str(match.history[1]) == "white play 8/5 6/5"
+    assert str(match.history[1]) == "white play 8/5 6/5"
+    assert re.search(r"The bot rolls 6-5\.\nThe bot plays ", text)
 
 
-def test_cube_and_resignation_commands() -> None:
-    match = Match(5, dice=FixedDice([(1, 3), (4, 2), (6, 5)]))
-    out, (read, write) = scripted(["d", "", "#1", "r g"])  # bot opens; we double, it takes
-    run(match, random_opponent(1), read=read, write=write)
-    text = "\n".join(out)
-    assert "You double to 2." in text and "takes. The cube is at 2." in text
-    assert "You offer to resign a gammon." in text
-    assert match.results[0].points == 4 and match.score[Color.BLACK] == 4
+def test_every_sentence_is_yours_and_the_bots_plays_are_in_your_numbering(monkeypatch, capsys) -> None:
+    """The plain transcript of a whole match, read back: one sentence a line, no board unless asked."""
+    feed(monkeypatch, ENDLESS)
+    main(["play", "--words", "--plain", "--bot", "random", "--seed", "5", "--match", "3"])
+    out = capsys.readouterr().out
+    told = [line.split("> ")[-1] for line in out.splitlines() if line.split("> ")[-1]]
+    assert not any("+---" in line or "pip count" in line for line in told), "the board is read on demand only"
+    for line in told:
+        assert re.fullmatch(r"[A-Z].*[.?)]", line), line
+    bot_plays = [line for line in told if line.startswith("The random bot plays ")]
+    assert bot_plays
+    for line in bot_plays:  # the bot moves up your numbering, 1 towards 24, entering from the bar
+        for source, target in re.findall(r"(bar|\d+)/(off|\d+)", line):
+            assert target == "off" or source == "bar" or int(source) < int(target), line
+    your_plays = [line for line in told if line.startswith("You play ")]
+    for line in your_plays:
+        for source, target in re.findall(r"(bar|\d+)/(off|\d+)", line):
+            assert target == "off" or source == "bar" or int(source) > int(target), line
+    assert "(forced)" in out or "cannot move" in out
 
 
-def test_bot_doubles_and_we_drop() -> None:
+def test_numbering_on_request_tells_the_bots_plays_in_its_own() -> None:
+    match = Match(3, dice=FixedDice([(1, 3), (6, 5)]))  # the bot opens with 3-1
+    out, read, write = scripted(["numbering"])
+    Terminal(table(match), read, write).run()
+    opening = next(line for line in out if line.startswith("The bot plays "))
+    assert opening == "The bot plays 8/5 6/5." or "/" in opening
+    assert "The opponent's plays are told in their own numbering." in out
+
+
+def test_resigning_asks_first() -> None:
     match = Match(5, dice=FixedDice([(3, 1), (6, 5)]))
-    bot = Opponent(first_play, double=lambda state: True)
-    out, (read, write) = scripted(["#1", "p"])
-    run(match, bot, read=read, write=write)
+    out, read, write = scripted(["resign gammon", "n", "resign gammon", "y"])
+    Terminal(table(match), read, write).run()
+    assert "You play on." in out
+    assert "You offer to resign a gammon." in out
+    assert match.results and match.results[0].winner == Color.BLACK
+
+
+def test_a_dead_cube_double_is_refused() -> None:
+    # 5-point match, you lead 3-0 with the cube on 2 in your hands: one game wins it anyway
+    score = [0, 0]
+    score[Color.WHITE] = 3
+    state = GameState(position=Position(), score=tuple(score), match_length=5, cube=2, cube_owner=Color.WHITE,
+                      status=GameStatus.PLAYING)
+    match = Match.from_state(state, dice=FixedDice([(3, 1)]))
+    out, read, write = scripted(["double"])
+    Terminal(table(match), read, write).run()
+    assert any("the cube is dead" in line for line in out)
+    assert not match.state.double_offered
+
+
+def test_hints_and_cube_hints_and_when_they_are_off() -> None:
+    match = Match(5, dice=FixedDice([(3, 1), (6, 5), (2, 2)]))
+    out, read, write = scripted(["cube hint", "hint", "8/5 6/5", "", "hint", "cube hint"])
+    Terminal(table(match), read, write).run()
     text = "\n".join(out)
-    assert "The bot doubles to 2." in text and "you win" not in text
-    assert match.score == (1, 0)
+    assert "Cube hint: " in text and "Not possible: a play hint is for your roll" in text
+    assert "Not possible: the cube is decided before rolling" in text
+    assert re.search(r"Hint for \d-\d, best first \(ply \d\):\n  1\. \S", text)
+    match = Match(5, dice=FixedDice([(3, 1), (6, 5)]))
+    out, read, write = scripted(["hint", "cube hint"])
+    Terminal(table(match, hints=False, cube_hints=False), read, write).run()
+    assert "Not possible: hints are off in this match." in out
+    assert "Not possible: cube hints are off in this match." in out
 
 
-def test_money_play_asks_before_the_next_game() -> None:
-    match = Match(0, dice=FixedDice([(3, 1), (6, 5)]))
-    bot = Opponent(first_play, double=lambda state: True)
-    out, (read, write) = scripted(["#1", "p", "q"])
-    run(match, bot, read=read, write=write)
-    assert "Money play: you 0, bot 1." in "\n".join(out) and out[-1] == "Bye."
-
-
-def test_dice_running_out_stops_the_game() -> None:
-    out, (read, write) = scripted(["#1"])
-    assert run(Match(1, dice=FixedDice([(3, 1)])), Opponent(first_play), read=read, write=write) == 1
-    assert out[-1].startswith("Game stopped:")
-
-
-def test_one_point_match_is_not_post_crawford() -> None:
-    from gammon import GameState
-
-    assert not GameState(match_length=1).post_crawford
-    assert GameState(match_length=5, score=(4, 2)).post_crawford
-
-
-def test_engine_bot_answers_the_cube_and_gives_cube_hints() -> None:
-    from gammon.players import load_player
-    from gammon.cli.play import player_opponent
-
-    bot = player_opponent(load_player("nn"))
-    # Black (the bot) has fifteen checkers on its 8-point against white's last checker:
-    # hopeless. Doubling it there is a gift, so it passes; white (on roll) is told to double.
-    from gammon.position import Position
-
-    white, black = [0] * 25, [0] * 25
-    white[0], black[7] = 1, 15
-    state = GameState(position=Position.from_checkers(white, black, turn=Color.WHITE), double_offered=True)
-    assert not bot.take(state)
-    # The other way round, white (on roll) hopeless resigns a gammon: the bot accepts, not a single.
-    hopeless = GameState(position=Position.from_checkers(black, white, turn=Color.WHITE))
-    assert bot.accept(hopeless.replace(resignation=Resignation.GAMMON))
-    assert not bot.accept(hopeless.replace(resignation=Resignation.SINGLE))
-    match = Match(7, dice=FixedDice([(3, 1), (6, 5), (2, 2)]))
-    out, (read, write) = scripted(["ch", "#1", "ch"])
-    run(match, bot, read=read, write=write)
+def test_status_keys_answer_in_you_terms() -> None:
+    match = Match(5, dice=FixedDice([(3, 1), (6, 5)]))
+    out, read, write = scripted(["<e>", "<d>", "<p>", "<s>", "<c>", "<t>", "<i>", "<?>"])
+    Terminal(table(match), read, write).run()
     text = "\n".join(out)
-    assert "7-away / 7-away, cube 1 centred; nn:2" in text and "Proper cube action:" in text
+    for expected in ("Bar: you 0, the bot 0. Borne off: you 0, the bot 0.", "The cube is at 1, in the middle.",
+                     "Pips: you 167", "Score: you 0, the bot 0, in a 5-point match.", "Your turn.",
+                     "Position ID ", "XGID ", "Ctrl+Backspace"):
+        assert expected in text, expected
+
+
+def test_the_key_map_is_seed_004s() -> None:
+    listed = {key for key, _ in KEYS}
+    for key in ("Enter", "Ctrl+Backspace", "Ctrl+Arrows", "Alt+Arrows", "Home / End", "Shift+D", "Y", "N", "U",
+                "H", "Shift+H", "E", "D", "P", "S", "C", "T"):
+        assert key in listed, key
+    # Shift+D doubles and D tells the cube; Shift+H is the cube hint and H the play hint
+    assert KEY_ACTIONS["D"] == "double" and KEY_ACTIONS["d"] == "cube"
+    assert KEY_ACTIONS["H"] == "cube hint" and KEY_ACTIONS["h"] == "hint"
+    for key, action in (("y", "yes"), ("n", "no"), ("u", "undo"), ("e", "status"), ("p", "pips"), ("s", "score"),
+                        ("c", "dice"), ("t", "turn"), ("c-left", "previous"), ("c-right", "next"),
+                        ("a-left", "row-start"), ("home", "row-start"), ("end", "row-end")):
+        assert KEY_ACTIONS[key] == action
+
+
+def test_keys_pick_up_and_put_down_with_blots_first() -> None:
+    # White opens 6-5: Ctrl+Right finds a checker that moves, Enter picks it up, Ctrl+Right a destination
+    match = Match(3, dice=FixedDice([(6, 5), (6, 5)]))
+    out, read, write = scripted(["<c-right>", "<enter>", "<c-right>", "<enter>", "<c-right>", "<enter>", "<c-h>",
+                                 "<c-right>", "<enter>", "<c-right>", "<enter>", "<u>", "<u>", "24/13", "<enter>"])
+    Terminal(table(match), read, write).run()
+    text = "\n".join(out)
+    assert "From 24: 2 of yours." in text and "Picked up a checker from 24." in text and "To 18: empty." in text
+    assert "You move 24/18. To play: 5." in text and "Put back." in text and "You move 8/3." in text
+    assert "Undone: 8/3. To play: 5." in text and "Undone: 24/18. To play: 6 5." in text
+    assert "You play 24/13." in text
+
+
+# -- a real terminal ---------------------------------------------------------------------------------
+PROMPT = re.compile(r"(Your turn[^\n>]*|You rolled[^\n>]*|Play complete[^\n>]*|doubles to \d+: Y takes, N drops"
+                    r"|resigns: Y accepts, N rejects)>")
+
+
+def _spawn(*args: str) -> pexpect.spawn:
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
+    return pexpect.spawn(sys.executable, ["-m", "gammon", "play", *args], env=env, encoding="utf-8",
+                         timeout=300, dimensions=(50, 200))
+
+
+def test_a_whole_match_by_keys_only_in_a_pseudo_terminal(tmp_path) -> None:
+    child = _spawn("--seed", "3", "--match", "3", "--bot", "random")
+    child.logfile_read = open(tmp_path / "terminal.log", "w")
+    keys = {"enter": "\r", "c-right": "\x1b[1;5C", "y": "y"}
+    try:
+        for _ in range(3000):
+            if child.expect([PROMPT, pexpect.EOF]) == 1:
+                break
+            prompt = child.match.group(1)
+            if prompt.startswith("You rolled"):  # a checker: Ctrl+Right to one that moves, Enter; again for where
+                child.send(keys["c-right"])
+                child.expect(PROMPT)
+            child.send(keys["y"] if "Y takes" in prompt or "Y accepts" in prompt else keys["enter"])
+        else:
+            raise AssertionError("the match did not end")
+    finally:
+        child.close()
+    log = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", (tmp_path / "terminal.log").read_text())
+    assert re.search(r"(You win|The random bot wins) the match \d+-\d+\.", log)
+    assert "Picked up a checker from" in log and "Traceback" not in log and "Not possible" not in log
+
+
+# -- online ------------------------------------------------------------------------------------------
+def _terminal(server: ServerProcess, name: str, *args: str) -> subprocess.Popen:
+    env = dict(os.environ, GAMMON_PASSWORD="correct horse")
+    process = subprocess.Popen([*GAMMON, "play", "--server", server.url, "--user", name, "--words", *args],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                               text=True)
+    assert process.stdin is not None
+    process.stdin.write("".join(line + "\n" for line in ENDLESS))
+    process.stdin.flush()
+    return process
+
+
+def test_online_against_a_bot_and_against_a_person(tmp_path) -> None:
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log") as server:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        for name in ("alice", "bob"):
+            Client(http, name).register()
+        # alice against a bot of the server, the match challenged from the terminal
+        alice = _terminal(server, "alice", "--challenge", "bot:random", "--match", "1")
+        out, _ = alice.communicate(timeout=600)
+        assert alice.returncode == 0, out
+        assert "Logged in" in out and "Opening roll:" in out and " the match " in out, out
+        matches = http.get("/api/matches", params={"user": "alice", "status": "finished"}).json()
+        assert len(matches) == 1 and matches[0]["winner"] in ("alice", "bot:random")
+        # alice challenges bob; bob accepts from his terminal; both play to the end
+        challenger = _terminal(server, "alice", "--challenge", "bob", "--match", "1")
+        match_id = None
+        for _ in range(600):
+            invited = http.get("/api/matches", params={"user": "bob", "status": "invited"}).json()
+            if invited:
+                match_id = invited[0]["id"]
+                break
+            import time
+
+            time.sleep(0.1)
+        assert match_id is not None
+        accepter = _terminal(server, "bob", "--accept", str(match_id))
+        out_alice, _ = challenger.communicate(timeout=600)
+        out_bob, _ = accepter.communicate(timeout=600)
+        assert challenger.returncode == 0 and accepter.returncode == 0, (out_alice, out_bob)
+        final = http.get(f"/api/matches/{match_id}").json()
+        assert final["status"] == "finished"
+        winner_line = "You win the match" if final["winner"] == "alice" else "Bob wins the match"
+        assert winner_line in out_alice, out_alice
+        # each saw the other's plays, told in their own terms
+        assert "Bob plays " in out_alice or "Bob cannot move." in out_alice
+        assert "Alice plays " in out_bob or "Alice cannot move." in out_bob

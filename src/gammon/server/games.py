@@ -612,7 +612,7 @@ def written(notation: Callable[[], str]) -> str | None:
         return None
 
 
-_EVENT_COLUMNS = (Event.seq, Event.game, Event.kind, Event.color, Event.description, Event.data, Event.at)
+_EVENT_COLUMNS = (Event.seq, Event.game, Event.kind, Event.color, Event.action, Event.description, Event.data, Event.at)
 
 
 def events_between(db: DbSession, match_id: int, after: int, before: int | None = None) -> list[dict[str, Any]]:
@@ -623,9 +623,9 @@ def events_between(db: DbSession, match_id: int, after: int, before: int | None 
     query = select(*_EVENT_COLUMNS).where(Event.match_id == match_id, Event.seq > after)
     if before is not None:
         query = query.where(Event.seq < before)
-    return [{"seq": seq, "game": game, "kind": kind, "color": color, "description": description, "data": data,
-             "at": at.isoformat() + "Z"}
-            for seq, game, kind, color, description, data, at in db.execute(query.order_by(Event.seq))]
+    return [{"seq": seq, "game": game, "kind": kind, "color": color, "action": action, "description": description,
+             "data": data, "at": at.isoformat() + "Z"}
+            for seq, game, kind, color, action, description, data, at in db.execute(query.order_by(Event.seq))]
 
 
 def summary(row: MatchRow) -> dict[str, Any]:

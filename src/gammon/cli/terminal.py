@@ -1,0 +1,692 @@
+"""The terminal game: seed 004's keys, typed words for screen-reader users, one sentence an event.
+
+A :class:`Terminal` sits at a :class:`~gammon.cli.table.Table` (a bot on this machine, or a
+match on a gammon server) and turns keys and typed lines into the table's actions. What
+happens is told in "you" terms and in your numbering, from the match's history, so the
+opponent's plays read as you see the board. Keys (:data:`KEYS`) act on an empty input line;
+anything typed is a line of words or a play (a line that starts with ``:`` is always words).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .. import diagram
+from ..cube.context import CubeContext
+from ..errors import GammonError, IllegalActionError
+from ..match import Action, ActionKind, GameResult, Match
+from ..notation import whole_number
+from ..play import BAR, OFF, Play
+from ..position import Color
+from ..state import Resignation
+from .table import Table, TableError
+
+#: The keys, as seed 004 lists them, then gammon's few additions; shown by ``?``.
+KEYS: tuple[tuple[str, str], ...] = (
+    ("Enter", "roll (before rolling); pick up a checker, put it down (the same point again bears it off); "
+              "confirm a complete play"),
+    ("Ctrl+Backspace", "put the picked-up checker back (deselect)"),
+    ("Ctrl+Arrows", "cycle the points that can move; with a checker picked up, its destinations (blots first)"),
+    ("Arrows", "move along the board: Left/Right along a row, Up/Down between the rows"),
+    ("Alt+Arrows", "jump to the edge of the row (Left/Right) or of the column (Up/Down)"),
+    ("Home / End", "as Alt+Left / Alt+Right"),
+    ("Shift+D", "offer a double (before rolling)"),
+    ("Y", "take a double; accept a resignation; yes"),
+    ("N", "drop a double; reject a resignation; no"),
+    ("U", "undo your last checker move"),
+    ("H", "play hint: every play of your roll ranked"),
+    ("Shift+H", "cube hint: double, take or pass"),
+    ("E", "status: bar and borne-off counts"),
+    ("D", "the doubling cube"),
+    ("P", "pip counts"),
+    ("S", "match score"),
+    ("C", "dice left to play"),
+    ("T", "whose turn it is"),
+    ("B", "read the board"),
+    ("I", "Position ID, GNU Backgammon ID and XGID"),
+    ("?", "this list"),
+)
+WORDS = """\
+Typed words (a line; in key mode start it with ':' when it begins with a key's letter):
+  roll, double, take, drop, accept, reject, undo, confirm, hint, cube hint,
+  status, cube, pips, score, dice, turn, board, id, list, resign [gammon|backgammon],
+  numbering (the opponent's plays in their numbering or yours), help, quit
+  a play: 8/5 6/5, bar/22*, 6/off, 8/5(2); one checker: 13/8 or 13 8; #N plays list entry N"""
+
+#: Key tokens the reader returns for the keys above (prompt_toolkit's names where it has one).
+KEY_ACTIONS = {
+    "enter": "enter", "c-h": "deselect", "backspace": "deselect",
+    "c-right": "next", "c-down": "next", "c-left": "previous", "c-up": "previous",
+    "left": "left", "right": "right", "up": "up", "down": "down",
+    "home": "row-start", "end": "row-end", "a-left": "row-start", "a-right": "row-end",
+    "a-up": "column-top", "a-down": "column-bottom",
+    "D": "double", "y": "yes", "Y": "yes", "n": "no", "N": "no", "u": "undo", "U": "undo",
+    "h": "hint", "H": "cube hint", "e": "status", "E": "status", "d": "cube", "p": "pips", "P": "pips",
+    "s": "score", "S": "score", "c": "dice", "C": "dice", "t": "turn", "T": "turn", "B": "board",
+    "i": "id", "I": "id", "?": "help",
+}
+#: The board as a grid from your side: the top row 13-24 left to right, the bottom row 12-1.
+GRID = ((13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24), (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1))
+RESIGN_WORDS = {"": Resignation.SINGLE, "single": Resignation.SINGLE, "gammon": Resignation.GAMMON,
+                "backgammon": Resignation.BACKGAMMON}
+_STEP = re.compile(r"^(bar|[0-9]{1,2})[ /](off|[0-9]{1,2})$")
+
+
+class _Quit(Exception):
+    pass
+
+
+@dataclass
+class Settings:
+    plain: bool = False  #: one sentence an event; the board read on demand only
+    auto_forced: bool = True  #: a roll with one legal play is played for you
+    their_numbering: bool = False  #: the opponent's plays in its own numbering
+    verbose: bool = False  #: pip counts after every play
+
+
+class Terminal:
+    """One person at a table: reads keys or lines, acts, and tells what happened."""
+
+    def __init__(self, table: Table, read: Callable[[str], str], write: Callable[[str], None],
+                 settings: Settings | None = None) -> None:
+        self.table, self.read, self.write = table, read, write
+        self.settings = settings or Settings()
+        self.seen = 0  #: history entries already told
+        self.results_told = 0
+        self.cube = table.match.state.cube  #: the cube as the told history left it
+        self.cursor = 6
+        self.selected: int | None = None
+        self.forced = False  #: the next play of yours was made for you
+
+    # -- names ------------------------------------------------------------------------------
+    @property
+    def match(self) -> Match:
+        return self.table.match
+
+    @property
+    def you(self) -> Color:
+        return self.table.you
+
+    def name(self, color: Color, *, start: bool = False) -> str:
+        text = self.table.names[color]
+        return text[0].upper() + text[1:] if start else text
+
+    def _s(self, color: Color, verb: str) -> str:
+        """``you roll`` / ``the bot rolls``."""
+        return verb if color == self.you else verb + "s"
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self) -> int:
+        match = self.match
+        length = f"a {match.length}-point match" if match.length else "a money game"
+        self.write(f"{length[0].upper()}{length[1:]} against {self.name(self.you.other)}. "
+                   f"Your checkers move from 24 down to 1; ? lists the keys, help the words.")
+        try:
+            while True:
+                try:
+                    self.table.advance()
+                except TableError as error:
+                    self.write(f"The server: {error}")
+                self.tell()
+                if match.game_over:
+                    if self.table.finished:
+                        return 0
+                    if match.length == 0 and not self.ask("Another game? Y or N"):
+                        return 0
+                    self.table.next_game()
+                    continue
+                if match.to_act != self.you:
+                    continue
+                if self.turn_start():
+                    continue
+                token = self.read(self.prompt())
+                try:
+                    self.handle(token)
+                except (GammonError, TableError) as error:
+                    reason = str(error)
+                    self.write(f"Not possible: {reason}" + ("" if reason.endswith((".", "?", "!", ")")) else "."))
+                self.tell()
+        except (EOFError, KeyboardInterrupt):
+            self.write("Bye.")
+            return 0
+        except _Quit:
+            self.write("Bye.")
+            return 0
+
+    def turn_start(self) -> bool:
+        """Play a roll that has one legal play for you (an option); True when it did."""
+        match = self.match
+        state = match.state
+        if state.dice is None or match.pending_moves or not self.settings.auto_forced:
+            return False
+        legal = match.legal_plays
+        if len(legal) != 1 or legal.is_pass():
+            return False
+        self.forced = True
+        for move in legal[0].moves:
+            match.move(move.source, move.target, self.you)
+        self.table.act("play")
+        self.tell()
+        return True
+
+    def ask(self, question: str) -> bool:
+        while True:
+            answer = self.read(question + "> ").strip().lower().lstrip(":")
+            if answer in ("y", "yes", "<y>", "yes!"):
+                return True
+            if answer in ("n", "no", ""):
+                return False
+            self.write("Y or N, please.")
+
+    # -- telling what happened ---------------------------------------------------------------
+    def tell(self) -> None:
+        history = self.match.history
+        while self.seen < len(history):
+            action = history[self.seen]
+            self.seen += 1
+            if action.kind == ActionKind.NEW_GAME:
+                self._tell_results()
+            sentence = self.describe(action)
+            if sentence:
+                self.write(sentence)
+        self._tell_results()
+
+    def _tell_results(self) -> None:
+        results = self.match.results
+        while self.results_told < len(results):
+            index = self.results_told
+            self.results_told += 1
+            self.write(self.result_sentence(results[index], results[: index + 1]))
+
+    def result_sentence(self, result: GameResult, so_far: list[GameResult]) -> str:
+        match = self.match
+        score = {color: sum(r.points for r in so_far if r.winner == color) for color in Color}
+        points = f"{result.points} point{'s' if result.points != 1 else ''}"
+        text = (f"Game {len(so_far)}: {self.name(result.winner)} {self._s(result.winner, 'win')} {points} "
+                f"({result.detail}).")
+        text = text[0].upper() + text[1:]
+        you, other = score[self.you], score[self.you.other]
+        if match.length:
+            text += f" Score: you {you}, {self.name(self.you.other)} {other}, in a {match.length}-point match."
+            if max(you, other) >= match.length:
+                winner = self.you if you > other else self.you.other
+                text += f" {self.name(winner, start=True)} {self._s(winner, 'win')} the match {max(you, other)}-{min(you, other)}."
+        return text
+
+    def describe(self, action: Action) -> str:
+        """One sentence for one action of the match's history."""
+        color = action.color
+        kind = action.kind
+        if kind == ActionKind.NEW_GAME:
+            self.cube = 1
+            return f"Game {self._game_number_after_new()} begins."
+        assert color is not None
+        who = self.name(color, start=True)
+        if kind == ActionKind.OPENING_ROLL:
+            self.cube = 1
+            hi, lo = action.dice  # type: ignore[misc]
+            return (f"Opening roll: {self.name(color)} {hi}, {self.name(color.other)} {lo}. "
+                    f"{who} {self._s(color, 'play')} first with {hi}-{lo}.")
+        if kind == ActionKind.ROLL:
+            d1, d2 = action.dice  # type: ignore[misc]
+            return f"{who} {self._s(color, 'roll')} {d1}-{d2}."
+        if kind == ActionKind.PLAY:
+            play = action.play or Play()
+            forced, self.forced = self.forced and color == self.you, False if color == self.you else self.forced
+            if not play.moves:
+                return f"{who} cannot move."
+            text = f"{who} {self._s(color, 'play')} {self.play_text(play, color)}"
+            hits = sum(move.hit for move in play.moves)
+            off = sum(move.target == OFF for move in play.moves)
+            extra = []
+            if hits:
+                extra.append("hitting a checker" if hits == 1 else f"hitting {hits} checkers")
+            if off:
+                extra.append("bearing off a checker" if off == 1 else f"bearing off {off} checkers")
+            if extra:
+                text += ", " + " and ".join(extra)
+            if forced:
+                text += " (forced)"
+            if self.settings.verbose:
+                position = self.match.current_position
+                text += (f"; pips: you {position.pip_count(self.you)}, {self.name(self.you.other)} "
+                         f"{position.pip_count(self.you.other)}")
+            return text + "."
+        if kind == ActionKind.DOUBLE:
+            text = f"{who} {self._s(color, 'double')} to {self.cube * 2}."
+            return text + (" Take (Y) or drop (N)?" if color != self.you else "")
+        if kind in (ActionKind.TAKE, ActionKind.BEAVER):
+            self.cube *= 2 if kind == ActionKind.TAKE else 4
+            verb = "take" if kind == ActionKind.TAKE else "beaver"
+            owner = "yours" if color == self.you else f"{self.name(color)}'s"
+            return f"{who} {self._s(color, verb)}: the cube is at {self.cube}, {owner}."
+        if kind == ActionKind.DROP:
+            return f"{who} {self._s(color, 'drop')} the double."
+        if kind == ActionKind.RESIGN:
+            words = {Resignation.SINGLE: "a single game", Resignation.GAMMON: "a gammon",
+                     Resignation.BACKGAMMON: "a backgammon"}[action.resignation or Resignation.SINGLE]
+            text = f"{who} {self._s(color, 'offer')} to resign {words}."
+            return text + (" Accept (Y) or reject (N)?" if color != self.you else "")
+        if kind == ActionKind.ACCEPT:
+            return f"{who} {self._s(color, 'accept')} the resignation."
+        if kind == ActionKind.REJECT:
+            return f"{who} {self._s(color, 'reject')} the resignation: play goes on."
+        return ""
+
+    def _game_number_after_new(self) -> int:
+        return sum(1 for a in self.match.history[: self.seen] if a.kind == ActionKind.NEW_GAME) + 1
+
+    def play_text(self, play: Play, mover: Color) -> str:
+        """The play in your numbering (or, asked for, the mover's own)."""
+        if mover == self.you or self.settings.their_numbering:
+            return str(play)
+        steps = [f"{'bar' if m.source == BAR else 25 - m.source}/{'off' if m.target == OFF else 25 - m.target}"
+                 f"{'*' if m.hit else ''}" for m in play.moves]
+        counted: list[str] = []
+        for step in steps:
+            if step not in counted:
+                counted.append(step)
+        return " ".join(step + (f"({steps.count(step)})" if steps.count(step) > 1 else "") for step in counted)
+
+    # -- prompts ----------------------------------------------------------------------------
+    def prompt(self) -> str:
+        match = self.match
+        state = match.state
+        other = self.name(self.you.other)
+        if state.double_offered:
+            return f"{other[0].upper()}{other[1:]} doubles to {state.cube * 2}: Y takes, N drops> "
+        if state.resignation is not None:
+            return f"{other[0].upper()}{other[1:]} resigns: Y accepts, N rejects> "
+        if state.dice is None:
+            return "Your turn: Enter rolls" + (", Shift+D doubles" if match.can_double(self.you) else "") + "> "
+        if self.complete():
+            return f"Play complete ({self.pending_text()}): Enter confirms, U undoes> "
+        where = f"{self.point_text(self.cursor)}" + (f", holding the checker from {self._point_name(self.selected)}"
+                                                      if self.selected is not None else "")
+        return f"You rolled {state.dice[0]}-{state.dice[1]}, to play {self.dice_left()}; at {where}> "
+
+    def complete(self) -> bool:
+        match = self.match
+        return match.state.dice is not None and len(match.pending_moves) == len(match.legal_plays[0].moves)
+
+    def dice_left(self) -> str:
+        return " ".join(map(str, self.match.remaining_dice)) or "nothing"
+
+    def pending_text(self) -> str:
+        return str(Play(self.match.pending_moves)) or "no move"
+
+    def point_text(self, point: int) -> str:
+        position = self.match.current_position
+        mine = position.checkers(self.you)[point - 1]
+        theirs = position.checkers(self.you.other)[24 - point]
+        if mine:
+            return f"{point}: {mine} of yours"
+        if theirs:
+            return f"{point}: {theirs} of {self.name(self.you.other)}'s" + (" (a blot)" if theirs == 1 else "")
+        return f"{point}: empty"
+
+    @staticmethod
+    def _point_name(point: int | None) -> str:
+        return "the bar" if point == BAR else str(point)
+
+    # -- input ------------------------------------------------------------------------------
+    def handle(self, token: str) -> None:
+        if token.startswith("<") and token.endswith(">"):
+            self.key(KEY_ACTIONS.get(token[1:-1], ""))
+        else:
+            self.words(token.strip().lstrip(":").strip().lower())
+
+    def key(self, action: str) -> None:
+        if action == "enter":
+            self.enter()
+        elif action in ("next", "previous"):
+            self.cycle(1 if action == "next" else -1)
+        elif action in ("left", "right", "up", "down", "row-start", "row-end", "column-top", "column-bottom"):
+            self.move_cursor(action)
+        elif action == "deselect":
+            self.write("Put back." if self.selected is not None else "Nothing is picked up.")
+            self.selected = None
+        elif action:
+            self.words(action)
+
+    def words(self, text: str) -> None:
+        match = self.match
+        state = match.state
+        word, _, rest = text.partition(" ")
+        if text in ("", "enter"):
+            self.enter()
+        elif text in ("q", "quit", "exit"):
+            if self.ask("Leave the game? Y or N"):
+                raise _Quit
+        elif text in ("?", "help", "keys"):
+            self.write("Keys:\n" + "\n".join(f"  {key:<15} {what}" for key, what in KEYS) + "\n" + WORDS)
+        elif text in ("board", "b"):
+            self.show(force=True)
+        elif text in ("status", "cube", "pips", "score", "dice", "turn"):
+            self.write(self.status(text))
+        elif text in ("id", "ids"):
+            shown = state.replace(position=match.current_position) if match.pending_moves else state
+            self.write(f"Position ID {shown.position.position_id()}; GNU Backgammon ID {shown.gnubg_id()}; "
+                       f"XGID {shown.xgid()}.")
+        elif text in ("numbering",):
+            self.settings.their_numbering = not self.settings.their_numbering
+            self.write("The opponent's plays are told in " + ("their own numbering." if self.settings.their_numbering
+                                                             else "your numbering."))
+        elif text in ("hint", "h"):
+            self.hint()
+        elif text in ("cube hint", "cubehint", "hint cube"):
+            self.cube_hint()
+        elif text in ("list", "l", "moves"):
+            self.write(self.legal_list())
+        elif text in ("roll", "r"):
+            self.roll()
+        elif text in ("double",):
+            self.double()
+        elif text in ("take", "yes", "y", "accept"):
+            self.yes()
+        elif text in ("drop", "no", "n", "reject", "pass"):
+            self.no()
+        elif text in ("undo", "u"):
+            undone = match.undo(self.you)
+            self.selected = None
+            self.write("Undone: " + " ".join(map(str, undone)) + f". To play: {self.dice_left()}.")
+        elif text in ("confirm",):
+            self.confirm()
+        elif word == "resign":
+            kind = RESIGN_WORDS.get(rest.strip())
+            if kind is None:
+                raise IllegalActionError(f"resign what? {rest!r}: say resign, resign gammon or resign backgammon")
+            self.resign(kind)
+        elif text.startswith("#"):
+            legal = match.legal_plays if state.dice is not None else None
+            number = whole_number(text[1:], 1, len(legal)) if legal is not None else None
+            if legal is None or number is None:
+                raise IllegalActionError(f"{text}: a play number from the list (list shows them)")
+            self.enter_play(legal[number - 1])
+        else:
+            self.typed_moves(text)
+
+    def enter(self) -> None:
+        """Enter: roll, confirm, or pick up / put down a checker at the cursor."""
+        match = self.match
+        state = match.state
+        if state.double_offered or state.resignation is not None:
+            self.write("Answer first: Y or N.")
+        elif state.dice is None:
+            self.roll()
+        elif self.complete():
+            self.confirm()
+        elif self.selected is None:
+            if match.current_position.bar(self.you):
+                self.step(BAR, self.cursor)  # with a checker on the bar, any point enters it
+            elif self.match.current_position.checkers(self.you)[self.cursor - 1] and self.cursor in self.sources():
+                self.selected = self.cursor
+                self.write(f"Picked up a checker from {self.cursor}.")
+            else:
+                self.write(f"No checker of yours can move from {self.cursor}; Ctrl+Right finds one.")
+        else:
+            source, self.selected = self.selected, None
+            self.step(source, OFF if self.cursor == source else self.cursor)
+
+    def step(self, source: int, target: int) -> None:
+        path = self.match.move(source, target, self.you)
+        self.write(f"You move {Play(path)}." + ("" if self.complete() else f" To play: {self.dice_left()}."))
+        self.show()
+
+    def typed_moves(self, text: str) -> None:
+        match = self.match
+        if match.state.dice is None:
+            raise IllegalActionError(f"{text!r}: roll first (Enter)")
+        single = _STEP.match(text)
+        if single:
+            source, target = (_point(p) for p in single.groups())
+            self.step(source, OFF if target == source and text.count("/") == 0 else target)
+            return
+        if not match.pending_moves:
+            try:
+                play = match.legal_plays.find(text)
+            except GammonError:
+                play = None
+            if play is not None:
+                self.enter_play(play)
+                return
+        made = 0
+        try:
+            for token in text.replace(",", " ").split():
+                points = token.replace("*", "").split("/")
+                if len(points) < 2 or not all(re.fullmatch(r"[0-9]{1,2}|bar|off", p) for p in points):
+                    raise IllegalActionError(f"{text!r} is not a play: try 8/5 6/5, 13 8, or help")
+                for source, target in zip(points, points[1:]):
+                    match.move(_point(source), _point(target), self.you)
+                    made += 1
+        except GammonError:
+            for _ in range(made):
+                match.undo(self.you)
+            raise
+        self.write(f"You move {Play(match.pending_moves)}." + ("" if self.complete() else f" To play: {self.dice_left()}."))
+        self.show()
+
+    def enter_play(self, play: Play) -> None:
+        """A whole play, entered checker by checker: it waits for your Enter (or U)."""
+        match = self.match
+        while match.pending_moves:
+            match.undo(self.you)
+        for move in play.moves:
+            match.move(move.source, move.target, self.you)
+        self.write(f"You move {play or 'nothing'}.")
+        self.show()
+
+    def confirm(self) -> None:
+        if not self.complete():
+            raise IllegalActionError(f"the play is not complete: to play {self.dice_left()}")
+        self.selected = None
+        self.table.act("play")
+
+    def roll(self) -> None:
+        if self.match.state.dice is not None:
+            raise IllegalActionError(f"you have rolled already: to play {self.dice_left()}")
+        self.table.act("roll")
+        self.tell()
+        if self.match.state.dice is not None and self.match.to_act == self.you:
+            sources = self.sources()
+            if sources:
+                self.cursor = sources[0]
+            self.show()
+
+    def double(self) -> None:
+        match = self.match
+        if match.can_double(self.you) and not CubeContext.from_state(match.state).can_double:
+            raise IllegalActionError("the cube is dead: one game at the current cube already wins you the match, "
+                                     "so doubling gains nothing")
+        self.table.act("double")
+
+    def yes(self) -> None:
+        state = self.match.state
+        if state.double_offered:
+            self.table.act("take")
+        elif state.resignation is not None:
+            self.table.act("accept")
+        else:
+            raise IllegalActionError("nothing is offered to you")
+
+    def no(self) -> None:
+        state = self.match.state
+        if state.double_offered:
+            self.table.act("drop")
+        elif state.resignation is not None:
+            self.table.act("reject")
+        else:
+            raise IllegalActionError("nothing is offered to you")
+
+    def resign(self, kind: Resignation) -> None:
+        what = {Resignation.SINGLE: "a single game", Resignation.GAMMON: "a gammon",
+                Resignation.BACKGAMMON: "a backgammon"}[kind]
+        points = int(kind) * self.match.state.cube
+        if self.ask(f"Resign {what}, giving {points} point{'s' if points != 1 else ''}? Y or N"):
+            self.table.act("resign", resignation=kind)
+        else:
+            self.write("You play on.")
+
+    # -- the cursor ---------------------------------------------------------------------------
+    def next_steps(self) -> dict[int, list[int]]:
+        """Each point a checker of yours can move from now, with its destinations (blots first)."""
+        match = self.match
+        if match.state.dice is None or self.complete():
+            return {}
+        position = match.current_position
+        mine = position.checkers(self.you)
+        sources = [BAR] if position.bar(self.you) else [p for p in range(24, 0, -1) if mine[p - 1]]
+        reach = {sum(match.remaining_dice[:k]) for k in range(1, len(match.remaining_dice) + 1)}
+        reach |= set(match.remaining_dice)
+        out: dict[int, list[int]] = {}
+        theirs = position.checkers(self.you.other)
+        for source in sources:
+            targets = []
+            for distance in sorted(reach):
+                target = max(source - distance, OFF)
+                if target in targets:
+                    continue
+                try:
+                    match.move(source, target, self.you)
+                except GammonError as error:
+                    if "more than one way" in str(error):
+                        targets.append(target)
+                    continue
+                match.undo(self.you)
+                targets.append(target)
+            if targets:
+                targets.sort(key=lambda t: (not (t != OFF and theirs[24 - t] == 1), -t))
+                out[source] = targets
+        return out
+
+    def sources(self) -> list[int]:
+        return [s for s in self.next_steps() if s != BAR]
+
+    def cycle(self, direction: int) -> None:
+        steps = self.next_steps()
+        if not steps:
+            self.write("Nothing to move now.")
+            return
+        if self.selected is None and BAR in steps:
+            targets = [t for t in steps[BAR]]
+            self._cycle_to(targets, direction, "enter on")
+        elif self.selected is None:
+            self._cycle_to(list(steps), direction, "from")
+        else:
+            targets = steps.get(self.selected, [])
+            if not targets:
+                self.write(f"The checker from {self.selected} cannot move: Ctrl+Backspace puts it back.")
+                return
+            self._cycle_to([self.selected if t == OFF else t for t in targets], direction, "to")
+
+    def _cycle_to(self, points: list[int], direction: int, what: str) -> None:
+        if self.cursor in points:
+            self.cursor = points[(points.index(self.cursor) + direction) % len(points)]
+        else:
+            self.cursor = points[0 if direction > 0 else -1]
+        off = what == "to" and self.cursor == self.selected
+        self.write(f"{what.capitalize()} {self.point_text(self.cursor)}" + (" (bear off)" if off else "") + ".")
+
+    def move_cursor(self, action: str) -> None:
+        row = 0 if self.cursor >= 13 else 1
+        column = GRID[row].index(self.cursor)
+        if action == "left":
+            column = max(column - 1, 0)
+        elif action == "right":
+            column = min(column + 1, 11)
+        elif action in ("up", "column-top"):
+            row = 0
+        elif action in ("down", "column-bottom"):
+            row = 1
+        elif action == "row-start":
+            column = 0
+        elif action == "row-end":
+            column = 11
+        self.cursor = GRID[row][column]
+        self.write(self.point_text(self.cursor) + ".")
+
+    # -- reports ------------------------------------------------------------------------------
+    def show(self, force: bool = False) -> None:
+        """The board: always when asked; after your moves only outside plain mode."""
+        if self.settings.plain and not force:
+            return
+        match = self.match
+        state = match.state
+        if match.pending_moves:
+            state = state.replace(position=match.current_position)
+        self.write(diagram.render(state, plain=self.settings.plain, perspective=self.you))
+
+    def status(self, what: str) -> str:
+        match = self.match
+        state = match.state
+        position = match.current_position
+        you, other = self.you, self.you.other
+        them = self.name(other)
+        if what == "pips":
+            return f"Pips: you {position.pip_count(you)}, {them} {position.pip_count(other)}."
+        if what == "score":
+            if match.length == 0:
+                return "Money play: one game, the cube's value in points."
+            crawford = " This is the Crawford game." if state.crawford else ""
+            return (f"Score: you {match.score[you]}, {them} {match.score[other]}, in a {match.length}-point "
+                    f"match.{crawford}")
+        if what == "cube":
+            if match.length == 1:
+                return "No doubling cube in a 1-point match."
+            owner = "in the middle" if state.cube_owner is None else (
+                "yours" if state.cube_owner == you else f"{them}'s")
+            offered = " A double is offered." if state.double_offered else ""
+            crawford = " Crawford game: no doubling." if state.crawford else ""
+            return f"The cube is at {state.cube}, {owner}.{offered}{crawford}"
+        if what == "dice":
+            if state.dice is None:
+                return "The dice have not been rolled."
+            return f"You rolled {state.dice[0]}-{state.dice[1]}; to play: {self.dice_left()}." \
+                if match.to_act == you else f"{them[0].upper()}{them[1:]} rolled {state.dice[0]}-{state.dice[1]}."
+        if what == "turn":
+            if match.to_act is None:
+                return "No one is to act."
+            return "Your turn." if match.to_act == you else f"{them[0].upper()}{them[1:]}'s turn."
+        return (f"Bar: you {position.bar(you)}, {them} {position.bar(other)}. "
+                f"Borne off: you {position.borne_off(you)}, {them} {position.borne_off(other)}.")
+
+    def legal_list(self) -> str:
+        if self.match.state.dice is None:
+            return "Roll first: the plays are those of a roll."
+        legal = self.match.legal_plays
+        return "\n".join(f"#{i + 1:<3} {play or 'no move'}" for i, play in enumerate(legal))
+
+    def hint(self) -> None:
+        state = self.match.state
+        if not self.table.hints:
+            raise IllegalActionError("hints are off in this match")
+        if state.dice is None or self.match.to_act != self.you:
+            raise IllegalActionError("a play hint is for your roll: roll first")
+        self.write("Thinking...")
+        plays = self.table.play_hints()
+        lines = [f"Hint for {state.dice[0]}-{state.dice[1]}, best first (ply {plays[0]['ply']}):"] if plays else []
+        for item in plays[:10]:
+            loss = "" if item["rank"] == 1 else f" ({-float(item['loss']):+.3f})"
+            lines.append(f"  {item['rank']}. {item['play']}: equity {float(item['equity']):+.3f}{loss}")
+        if len(plays) > 10:
+            lines.append(f"  ... and {len(plays) - 10} more (list shows every play)")
+        self.write("\n".join(lines) or "No play to hint: the roll cannot be played.")
+
+    def cube_hint(self) -> None:
+        state = self.match.state
+        if not self.table.cube_hints:
+            raise IllegalActionError("cube hints are off in this match")
+        if state.dice is not None:
+            raise IllegalActionError("the cube is decided before rolling, or when you are doubled")
+        self.write("Thinking...")
+        advice = self.table.cube_advice()
+        numbers = ", ".join(f"{label} {float(advice[key]):+.3f}" for key, label in
+                            (("no_double", "no double"), ("double_take", "double/take"),
+                             ("double_pass", "double/pass")) if advice.get(key) is not None)
+        self.write(f"Cube hint: {advice['action']}." + (f" Equities: {numbers}." if numbers else ""))
+
+
+def _point(text: str) -> int:
+    return BAR if text == "bar" else OFF if text == "off" else int(text)
