@@ -499,3 +499,25 @@ def test_random_money_games(seed: int, jacoby: bool, beavers: bool, limit: int |
             assert result.points == 1
     assert sum(match.score) == sum(r.points for r in match.results)
     assert not match.is_over and match.winner is None
+
+
+def test_next_moves_are_what_move_accepts() -> None:
+    """Every (source, target) next_moves offers is accepted by move; none it leaves out is."""
+    from gammon.errors import GammonError
+
+    match = Match(3, dice=FixedDice([(3, 1)]))
+    match.roll()  # white opens 3-1
+    offered = match.next_moves()
+    assert offered[8] == (7, 5, 4) and offered[6] == (5, 3, 2) and 24 in offered and 13 in offered
+    for source in range(1, 26):
+        for target in range(0, source):
+            try:
+                match.move(source, target)
+            except GammonError as error:
+                assert target not in offered.get(source, ()) or "more than one way" in str(error)
+            else:
+                match.undo()
+                assert target in offered.get(source, ()), (source, target)
+    match.move(8, 5)
+    match.move(6, 5)
+    assert match.next_moves() == {}

@@ -529,6 +529,21 @@ class Match:
         if not (_whole(source) and _whole(target) and 1 <= source <= BAR and OFF <= target < source):
             raise InvalidMoveError(f"{source}/{target}: a checker moves from a point 1-24 or the bar (25) "
                                    "down to a lower point or off (0)")
+        paths = self._paths(source, target)
+        if not paths:
+            dice = "-".join(map(str, self.remaining_dice)) or "none"
+            raise IllegalPlayError(f"{_point(source)}/{_point(target)} is not a legal move now (dice left: {dice})")
+        if len(paths) > 1:
+            raise AmbiguousPlayError(f"{_point(source)}/{_point(target)} can be played more than one way: "
+                                     + " or ".join(" ".join(map(str, p)) for p in paths.values())
+                                     + "; enter the steps one by one")
+        path = next(iter(paths.values()))
+        g.entries.append(path)
+        return path
+
+    def _paths(self, source: int, target: int) -> dict[bytes, tuple[Move, ...]]:
+        """The ways one checker may go from ``source`` to ``target`` next, by the position each leaves."""
+        g = self._game
         done = self.pending_moves
         board = apply_moves(g.position.array(), done)
         options = self._options(done)
@@ -542,16 +557,32 @@ class Match:
                     paths.setdefault(apply_moves(board, path).tobytes(), path)
             if paths:
                 break
-        if not paths:
-            dice = "-".join(map(str, self.remaining_dice)) or "none"
-            raise IllegalPlayError(f"{_point(source)}/{_point(target)} is not a legal move now (dice left: {dice})")
-        if len(paths) > 1:
-            raise AmbiguousPlayError(f"{_point(source)}/{_point(target)} can be played more than one way: "
-                                     + " or ".join(" ".join(map(str, p)) for p in paths.values())
-                                     + "; enter the steps one by one")
-        path = next(iter(paths.values()))
-        g.entries.append(path)
-        return path
+        return paths
+
+    def next_moves(self) -> dict[int, tuple[int, ...]]:
+        """Where the side to act may move a checker next: each point it may move from (25 the
+        bar) with every point it may reach (0 off) with one or more of the dice left, in its
+        numbering. What a board that picks up and puts down checkers offers; empty when the
+        play is complete or nothing is rolled."""
+        g = self._game
+        if g.legal is None or g.status != GameStatus.PLAYING:
+            return {}
+        left = self.remaining_dice
+        if not left:
+            return {}
+        board = apply_moves(g.position.array(), self.pending_moves)
+        sources = [BAR] if board[BAR] > 0 else [point for point in range(24, 0, -1) if board[point] > 0]
+        reach = sorted({sum(left[:k]) for k in range(1, len(left) + 1)} | set(left))
+        out: dict[int, tuple[int, ...]] = {}
+        for source in sources:
+            targets: list[int] = []
+            for distance in reach:
+                target = max(source - distance, OFF)
+                if target not in targets and self._paths(source, target):
+                    targets.append(target)
+            if targets:
+                out[source] = tuple(targets)
+        return out
 
     @staticmethod
     def _path(board: np.ndarray, source: int, target: int, dice: tuple[int, ...]) -> tuple[Move, ...]:

@@ -532,34 +532,11 @@ class Terminal:
     # -- the cursor ---------------------------------------------------------------------------
     def next_steps(self) -> dict[int, list[int]]:
         """Each point a checker of yours can move from now, with its destinations (blots first)."""
-        match = self.match
-        if match.state.dice is None or self.complete():
+        if self.complete():
             return {}
-        position = match.current_position
-        mine = position.checkers(self.you)
-        sources = [BAR] if position.bar(self.you) else [p for p in range(24, 0, -1) if mine[p - 1]]
-        reach = {sum(match.remaining_dice[:k]) for k in range(1, len(match.remaining_dice) + 1)}
-        reach |= set(match.remaining_dice)
-        out: dict[int, list[int]] = {}
-        theirs = position.checkers(self.you.other)
-        for source in sources:
-            targets = []
-            for distance in sorted(reach):
-                target = max(source - distance, OFF)
-                if target in targets:
-                    continue
-                try:
-                    match.move(source, target, self.you)
-                except GammonError as error:
-                    if "more than one way" in str(error):
-                        targets.append(target)
-                    continue
-                match.undo(self.you)
-                targets.append(target)
-            if targets:
-                targets.sort(key=lambda t: (not (t != OFF and theirs[24 - t] == 1), -t))
-                out[source] = targets
-        return out
+        theirs = self.match.current_position.checkers(self.you.other)
+        return {source: sorted(targets, key=lambda t: (not (t != OFF and theirs[24 - t] == 1), -t))
+                for source, targets in self.match.next_moves().items()}
 
     def sources(self) -> list[int]:
         return [s for s in self.next_steps() if s != BAR]
