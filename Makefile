@@ -1,7 +1,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test bench install gnubg
+.PHONY: run test bench install gnubg chromium
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -18,10 +18,18 @@ gnubg:
 	   (apt-get update -q >/dev/null && apt-get install -y -q gnubg >/dev/null))) || \
 	  (echo "make: cannot install gnubg (apt-get install gnubg, as root)"; exit 1)
 
-run: install
-	$(VENV)/bin/gammon play
+# Debian's Chromium: the web client's tests drive it through Playwright.
+chromium:
+	@test -x /usr/bin/chromium || \
+	  (command -v apt-get >/dev/null && (apt-get install -y -q chromium >/dev/null || \
+	   (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null))) || \
+	  (echo "make: cannot install chromium (apt-get install chromium, as root)"; exit 1)
 
-test: install gnubg
+# The game server on an embedded SQLite database, bots ready: open the address it prints.
+run: install
+	$(VENV)/bin/gammon serve
+
+test: install gnubg chromium
 	$(PY) -m pytest
 
 bench: install

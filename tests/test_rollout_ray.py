@@ -1,28 +1,53 @@
-"""Rollouts on Ray (the optional extra ``gammon[ray]``, in the test extra): a local Ray instance gives the local run's result."""
+"""Rollouts on Ray (the optional extra ``gammon[ray]``, in the test extra): a local Ray instance gives the local run's result.
+
+Ray starts its own processes and signal handlers, so the Ray side runs in a child process of
+its own session: whatever Ray does at start or shutdown stays there, and the test compares
+what the child printed with the run made here.
+"""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import textwrap
 from functools import partial
 
 import numpy as np
-import ray
 
 from gammon import Position
 from gammon.players import load_player
 from gammon.rollout import rollout
 
+ON_RAY = textwrap.dedent("""
+    import json
+    from functools import partial
+    import ray
+    from gammon import Position
+    from gammon.players import load_player
+    from gammon.rollout import rollout
 
-def test_a_rollout_on_local_ray_equals_the_local_run() -> None:
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         player = partial(load_player, "pubeval")
-        on_ray = rollout(Position(), player, trials=80, seed=5, truncate=8, ray="auto")
-        local = rollout(Position(), player, trials=80, seed=5, truncate=8, workers=1)
-        cubeful_on_ray = rollout(Position(), player, trials=40, seed=5, truncate=4, cube=True, ray="auto")
-        cubeful_local = rollout(Position(), player, trials=40, seed=5, truncate=4, cube=True)
+        cubeless = rollout(Position(), player, trials=80, seed=5, truncate=8, ray="auto")
+        cubeful = rollout(Position(), player, trials=40, seed=5, truncate=4, cube=True, ray="auto")
     finally:
         ray.shutdown()
-    assert on_ray.trials == local.trials == 80
-    assert np.array_equal(on_ray.samples, local.samples, equal_nan=True)
-    assert on_ray.as_dict() == local.as_dict()
-    assert np.array_equal(cubeful_on_ray.samples, cubeful_local.samples)
+    print(json.dumps({"cubeless": cubeless.as_dict(), "cubeless_samples": cubeless.samples.tolist(),
+                      "cubeful_samples": cubeful.samples.tolist()}))
+""")
+
+
+def test_a_rollout_on_local_ray_equals_the_local_run() -> None:
+    child = subprocess.run([sys.executable, "-c", ON_RAY], capture_output=True, text=True, timeout=900,
+                           start_new_session=True)
+    assert child.returncode == 0, child.stderr[-3000:]
+    on_ray = json.loads(child.stdout.strip().splitlines()[-1])
+    player = partial(load_player, "pubeval")
+    local = rollout(Position(), player, trials=80, seed=5, truncate=8, workers=1)
+    cubeful_local = rollout(Position(), player, trials=40, seed=5, truncate=4, cube=True)
+    assert on_ray["cubeless"]["trials"] == local.trials == 80
+    assert np.array_equal(np.array(on_ray["cubeless_samples"], dtype=float), local.samples, equal_nan=True)
+    assert on_ray["cubeless"] == json.loads(json.dumps(local.as_dict()))
+    assert np.array_equal(np.array(on_ray["cubeful_samples"], dtype=float), cubeful_local.samples, equal_nan=True)

@@ -348,6 +348,18 @@ class Match:
         return Position(apply_moves(g.position.array(), self.pending_moves).tolist(), g.position.turn)
 
     @property
+    def current_state(self) -> GameState:
+        """:attr:`state` with the checker moves entered so far: what a board shows mid-turn.
+        Moves that bear off the last checker show the game won, without dice."""
+        state = self.state
+        if not self._game.entries:
+            return state
+        position = self.current_position
+        if position.winner() is None:
+            return state.replace(position=position)
+        return state.replace(position=position, dice=None, status=GameStatus.OVER)
+
+    @property
     def pending_moves(self) -> tuple[Move, ...]:
         """Checker moves entered but not yet committed."""
         return tuple(step for entry in self._game.entries for step in entry)

@@ -275,6 +275,17 @@ def _point_x(point: int) -> float:
     return _RIGHT + (point - 19) * _POINT_W
 
 
+def point_boxes() -> dict[str, object]:
+    """Where each point lies in :func:`board_svg`'s picture, for a page that lays clickable
+    cells over it: ``{"width", "height", "points": {n: [x, y, w, h]}}`` in viewBox units, n in
+    the orientation's numbering (the same for either orientation)."""
+    boxes: dict[int, list[float]] = {}
+    for point in range(1, POINTS + 1):
+        top = point >= 13
+        boxes[point] = [_point_x(point), _TOP if top else _MID_BOTTOM, _POINT_W, _AREA_H]
+    return {"width": _WIDTH, "height": _HEIGHT, "points": boxes}
+
+
 def _step(count: int, room: float = _FIT * _STEP) -> float:
     """Centre-to-centre distance in a stack of ``count``: squeezed when they do not fit."""
     if count <= _FIT:

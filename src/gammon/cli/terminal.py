@@ -367,7 +367,7 @@ class Terminal:
         elif text in ("status", "cube", "pips", "score", "dice", "turn"):
             self.write(self.status(text))
         elif text in ("id", "ids"):
-            shown = state.replace(position=match.current_position) if match.pending_moves else state
+            shown = match.current_state
             self.write(f"Position ID {shown.position.position_id()}; GNU Backgammon ID {shown.gnubg_id()}; "
                        f"XGID {shown.xgid()}.")
         elif text in ("numbering",):
@@ -589,11 +589,7 @@ class Terminal:
         """The board: always when asked; after your moves only outside plain mode."""
         if self.settings.plain and not force:
             return
-        match = self.match
-        state = match.state
-        if match.pending_moves:
-            state = state.replace(position=match.current_position)
-        self.write(diagram.render(state, plain=self.settings.plain, perspective=self.you))
+        self.write(diagram.render(self.match.current_state, plain=self.settings.plain, perspective=self.you))
 
     def status(self, what: str) -> str:
         match = self.match

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import pathlib
 import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -18,17 +19,20 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import event as sqlalchemy_event
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as DbSession
 
+from ..position import Color
 from ..state import GameState
 from ..workers import Workers, available_cores
 from . import accounts, games
 from ..players import DEFAULT_HINT_PLAYER
+from .board import board as board_view
 from .bots import BOT_PREFIX, BotDriver, Turn, cube_hint_task, find_opponent, hint_task
 from .database import WRITE, migrate, open_engine, session_factory
 from .errors import Conflict, Forbidden, NotFound, ServerConfigError, ServerError, Unprocessable
@@ -44,6 +48,7 @@ log = logging.getLogger("gammon.server")
 COOKIE = "gammon_session"
 MatchId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the match's number")]
 SWEEP_SECONDS = 2.0
+WEB = pathlib.Path(__file__).parent / "web"  #: the web client: static files, no build step
 MAX_BODY = 64 * 1024  #: the largest request body read: every request of the API is far smaller
 
 
@@ -455,6 +460,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise Unprocessable("a cube hint is before rolling, or when a double is offered to you")
         decision = await asyncio.wrap_future(server.workers.submit(cube_hint_task, config.hint_player, state))  # type: ignore[union-attr]
         return {"player": config.hint_player, **decision}
+
+    @app.get("/api/matches/{match_id}/board")
+    def board_of(match_id: MatchId, view: Literal["white", "black"] = "white",
+                 moves: str = Query(default="", max_length=200),
+                 upto: int | None = Query(default=None, ge=-1, le=2**31 - 1),
+                 session: DbSession = Depends(db)) -> dict[str, Any]:
+        """The board picture from ``view``'s side, its points, and where a checker may go next
+        after the checker ``moves`` entered so far (or, with ``upto``, after that event)."""
+        side = Color.WHITE if view == "white" else Color.BLACK
+        return board_view(session, games.get_row(session, match_id), side, moves, upto)
+
+    @app.get("/", include_in_schema=False)
+    def web_client() -> FileResponse:
+        return FileResponse(WEB / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.get("/api/matches/{match_id}/record.mat", response_class=PlainTextResponse)
     def record(match_id: MatchId, session: DbSession = Depends(db)) -> PlainTextResponse:

@@ -110,13 +110,15 @@ def load(db: DbSession, row: MatchRow) -> Match:
     return match
 
 
-def full_match(db: DbSession, row: MatchRow) -> Match:
-    """Every game of the match replayed from the first (for records)."""
+def full_match(db: DbSession, row: MatchRow, upto: int | None = None) -> Match:
+    """Every game of the match replayed from the first (for records); with ``upto``, its events
+    numbered up to that one only (a replay's step)."""
     first = GameState(match_length=row.length, jacoby=row.options["jacoby"], beavers=row.options["beavers"],
                       status=GameStatus.NONE)
     match = Match.from_state(first, crawford=row.options["crawford"])
+    last = row.next_seq - 1 if upto is None else min(upto, row.next_seq - 1)
     for kind, line in db.execute(select(Event.kind, Event.action).where(Event.match_id == row.id,
-                                                                       Event.seq < row.next_seq)
+                                                                       Event.seq <= last)
                                  .order_by(Event.seq)).all():
         if line is not None:
             match.apply(Action.from_text(line))

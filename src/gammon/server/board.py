@@ -1,0 +1,91 @@
+"""The board as the web client shows it: the SVG picture, the points under it, and where a
+checker may go next, with the checker moves entered so far and not yet sent.
+
+The rules stay in :class:`~gammon.match.Match`: the moves are entered on a copy of the
+committed match (``move``, as the terminal enters them), so the page never decides what is
+legal. A finished match's replay asks for the board after any of its events.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy.orm import Session as DbSession
+
+from ..errors import GammonError
+from ..match import Match
+from ..play import BAR, OFF, Play
+from ..position import Color
+from ..svg import board_svg, point_boxes
+from . import games
+from .errors import Unprocessable
+from .models import MatchRow
+
+_STEP = re.compile(r"^(bar|[0-9]{1,2})/(off|[0-9]{1,2})\*?$")
+MAX_STEPS = 8
+
+
+def _steps(text: str) -> list[tuple[int, int]]:
+    steps = []
+    for word in text.replace(",", " ").split():
+        found = _STEP.match(word.lower())
+        if not found:
+            raise Unprocessable(f"moves: expected checker moves such as 13/8,8/5 (bar and off allowed), got {word[:20]!r}")
+        source, target = found.groups()
+        steps.append((BAR if source == "bar" else int(source), OFF if target == "off" else int(target)))
+    if len(steps) > MAX_STEPS:
+        raise Unprocessable(f"moves: at most {MAX_STEPS} checker moves, got {len(steps)}")
+    return steps
+
+
+def board(db: DbSession, row: MatchRow, view: Color, moves: str = "", upto: int | None = None) -> dict[str, Any]:
+    """The picture and the grid of ``row``'s board from ``view``'s side (see the module)."""
+    if row.status not in ("playing", "finished"):
+        raise Unprocessable(f"match {row.id} is {row.status}: it has no board yet")
+    if upto is not None:
+        match = games.full_match(db, row, upto)
+        state = match.state
+        if moves:
+            raise Unprocessable("moves: a replay's board takes no moves")
+    else:
+        state = games.load(db, row).state
+    mirror = Match.from_state(state, crawford=row.options["crawford"])
+    entered: list[str] = []
+    if moves:
+        if state.dice is None or mirror.to_act is None:
+            raise Unprocessable("moves: there is no roll to play")
+        for source, target in _steps(moves):
+            try:
+                path = mirror.move(source, target)
+            except GammonError as error:
+                raise Unprocessable(f"moves: {error}") from None
+            entered.extend(str(step) for step in path)
+    shown = mirror.current_state
+    position = shown.position
+    mover = mirror.to_act
+    legal_count = len(mirror.legal_plays[0].moves) if state.dice is not None and mover is not None else 0
+    complete = legal_count > 0 and len(mirror.pending_moves) == legal_count
+    # the grid speaks the viewer's numbering: only the side to act is offered moves
+    next_moves = mirror.next_moves() if mover == view and not complete else {}
+    theirs = position.checkers(view.other)
+    cells = []
+    for point in range(1, 25):
+        mine, other = position.checkers(view)[point - 1], theirs[24 - point]
+        cells.append({"point": point, "color": (games.color_name(view) if mine else games.color_name(view.other)
+                                                if other else None), "count": mine or other})
+    return {
+        "svg": board_svg(shown, orientation=view, size=672, title=None),
+        "boxes": point_boxes(),
+        "cells": cells,
+        "bar": {games.color_name(c): position.bar(c) for c in Color},
+        "off": {games.color_name(c): position.borne_off(c) for c in Color},
+        "pips": {games.color_name(c): position.pip_count(c) for c in Color},
+        "moves": entered,
+        "pending": str(Play(tuple(mirror.pending_moves))) if mirror.pending_moves else "",
+        "complete": complete,
+        "remaining": list(mirror.remaining_dice) if state.dice is not None and mover is not None else [],
+        "next": {str(source): sorted(targets, key=lambda t: (not (t != OFF and theirs[24 - t] == 1), -t))
+                 for source, targets in next_moves.items()},  # blots first
+        "forced": legal_count > 0 and not mirror.pending_moves and len(mirror.legal_plays) == 1,
+    }

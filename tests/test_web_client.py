@@ -1,0 +1,358 @@
+"""The web client in a real browser: Debian's Chromium driven by Playwright, axe-core on every page.
+
+A whole match by keyboard only against a bot, its announcements read back; two people in two
+browser contexts playing each other while a third spectates; axe-core (from the npm registry)
+reporting no violation on any page or game state reached.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from server_support import Client, ServerProcess
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+AXE_VERSION = "4.14.1"
+AXE = ROOT / ".cache" / f"axe-core-{AXE_VERSION}" / "package" / "axe.min.js"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+SHOTS = os.environ.get("GAMMON_SCREENSHOTS")  # a folder: the docs' screenshots are taken there
+
+
+def _chromium() -> str:
+    if not Path(CHROMIUM).exists() and shutil.which("apt-get"):
+        subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], check=False, capture_output=True)
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (make test installs it)"
+    return CHROMIUM
+
+
+def _axe() -> str:
+    if not AXE.exists():
+        folder = AXE.parent.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(folder)], check=True,
+                       capture_output=True)
+        with tarfile.open(folder / f"axe-core-{AXE_VERSION}.tgz") as archive:
+            archive.extractall(folder, filter="data")
+    return AXE.read_text()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_chromium(), headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    return _axe()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log") as process:
+        yield process
+
+
+def no_violations(page: Page, axe_source: str, where: str) -> None:
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source)
+    violations = page.evaluate("""async () => (await axe.run(document)).violations.map(
+        v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))""")
+    assert violations == [], (where, violations)
+
+
+def register(page: Page, server: ServerProcess, name: str, password: str = "correct horse") -> None:
+    """Register and log in through the page, by keyboard."""
+    page.goto(f"{server.url}/#/register")
+    page.wait_for_selector("h1:text-is('Register')")
+    page.focus("#name")
+    page.keyboard.type(name)
+    page.keyboard.press("Tab")
+    page.keyboard.type(password)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#challenge-heading")
+
+
+def challenge(page: Page, opponent: str, length: int) -> int:
+    page.focus("#opponent")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(opponent)
+    page.select_option("#length", str(length))
+    page.focus("#opponent")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"#/match/\d+"))
+    page.wait_for_function("() => window.gammon.match && (window.gammon.match.status === 'invited' || window.gammon.board)")
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def turn_line(page: Page) -> str:
+    return page.inner_text("#turn-line")
+
+
+def wait_change(page: Page, before: str, timeout: float = 30.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = turn_line(page)
+        if now != before:
+            return now
+        page.wait_for_timeout(50)
+    return turn_line(page)
+
+
+def play_by_keys(page: Page, *, double_first: bool = False, checks=None, limit: float = 900.0) -> None:  # noqa: ANN001
+    """Answer the turn line by keys only until the match is over."""
+    deadline = time.monotonic() + limit
+    doubled_in: set[int] = set()
+    while time.monotonic() < deadline:
+        line = turn_line(page)
+        if line.startswith("The match is over"):
+            return
+        if checks is not None:
+            checks(page, line)
+        if line.startswith("Your turn"):
+            game = page.evaluate("() => window.gammon.match.game")
+            if double_first and "Shift+D" in line and game not in doubled_in:
+                doubled_in.add(game)
+                page.keyboard.press("Shift+D")
+            else:
+                page.keyboard.press("Enter")
+        elif line.startswith("You rolled"):
+            page.keyboard.press("Control+ArrowRight")
+            page.keyboard.press("Enter")
+            if "Holding" not in wait_change(page, line, 10):
+                continue
+            page.keyboard.press("Control+ArrowRight")
+            page.keyboard.press("Enter")
+        elif line.startswith("Play ") and "complete" in line:
+            page.keyboard.press("Enter")
+        elif "Y takes" in line or "Y accepts" in line:
+            page.keyboard.press("y")
+        else:
+            page.wait_for_timeout(100)
+            continue
+        wait_change(page, line, 10)
+    raise AssertionError(f"the match did not end; the page says {turn_line(page)!r}")
+
+
+def try_click(page: Page, selector: str) -> None:
+    """Click, unless the state moved on meanwhile (the button no longer enabled)."""
+    try:
+        page.click(selector, timeout=3000)
+    except PlaywrightTimeout:
+        pass
+
+
+def log_lines(page: Page) -> list[str]:
+    return page.eval_on_selector_all("#log p", "nodes => nodes.map(n => n.textContent)")
+
+
+def _in_white_numbering(play: str) -> str:
+    return re.sub(r"\b(\d{1,2})\b(?!\))", lambda m: str(25 - int(m.group(1))), play)
+
+
+# -- the tests ---------------------------------------------------------------------------------------
+def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_source: str, server) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#name")
+    no_violations(page, axe_source, "log-in page")
+    register(page, server, "alice")
+    no_violations(page, axe_source, "lobby")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "web-lobby.png"), full_page=True)
+    match_id = challenge(page, "bot:random", 2)
+    first_seq = page.evaluate("() => window.gammon.lastSeq")
+    checked: set[str] = set()
+
+    def check_states(page: Page, line: str) -> None:  # axe on each kind of game state reached
+        kind = line.split(":")[0].split(" ")[0] + (" holding" if "Holding" in line else "")
+        if kind not in checked:
+            checked.add(kind)
+            no_violations(page, axe_source, f"game: {line}")
+            if SHOTS and kind == "You" and "Holding" not in line:
+                page.screenshot(path=str(Path(SHOTS) / "web-game.png"), full_page=True)
+
+    # a hint and a picked-up checker are game states too
+    play_by_keys(page, double_first=True, checks=check_states)
+    assert {"Your", "You"} <= checked
+    no_violations(page, axe_source, "the match over")
+    state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
+    assert state["status"] == "finished" and state["winner"] in ("alice", "bot:random")
+
+    # every event announced once, in alice's (white's) numbering
+    lines = log_lines(page)
+    events = [e for e in state["history"] if e["seq"] > first_seq]
+    rolls = [e for e in events if e["kind"] == "roll"]
+    assert sum(1 for line in lines if re.fullmatch(r"(You roll|bot:random rolls) \d-\d\.", line)) == len(rolls)
+    for event in (e for e in events if e["kind"] == "play" and e["data"]["play"]):
+        mover = "You play " if event["color"] == "white" else "bot:random plays "
+        shown = event["data"]["play"] if event["color"] == "white" else _in_white_numbering(event["data"]["play"])
+        assert sum(1 for line in lines if line.startswith(mover + shown + ",") or line == mover + shown + ".") >= 1, \
+            (event, lines)
+    plays = [e for e in events if e["kind"] == "play"]
+    assert sum("hitting" in line for line in lines) == sum(1 for e in plays if e["data"]["hits"])
+    assert sum("bearing off" in line for line in lines) == sum(1 for e in plays if e["data"]["borne_off"])
+    for kind, pattern in (("double", r" doubles? to \d+\."), ("take", r" takes?: the cube is at \d+\."),
+                          ("drop", r" drops? the double\."), ("game_over", r" wins? game \d+ and "),
+                          ("match_over", r" wins? the match \d+-\d+\.")):
+        expected = sum(1 for e in events if e["kind"] == kind)
+        assert sum(1 for line in lines if re.search(pattern, line)) == expected, (kind, lines)
+    assert any(e["kind"] == "double" for e in events), "the test doubles at the start of each game"
+    # the finished match: replay, dice proof, record
+    page.goto(f"{server.url}/#/replay/{match_id}")
+    page.wait_for_selector("#replay-line")
+    page.click("#replay-first")
+    page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event 1 of')")
+    assert "Seed: " in page.inner_text("main") and "record.mat" in page.inner_html("main")
+    no_violations(page, axe_source, "replay")
+    for where in ("#/top", "#/user/alice"):
+        page.goto(server.url + "/" + where)
+        page.wait_for_selector("h1")
+        page.wait_for_timeout(300)
+        no_violations(page, axe_source, where)
+    context.close()
+
+
+def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, server) -> None:
+    http = httpx.Client(base_url=server.url, timeout=60)
+    Client(http, "carol").register()
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{server.url}/#/login")
+    page.wait_for_selector("#name")
+    page.fill("#name", "carol")
+    page.fill("#password", "correct horse")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#challenge-heading")
+    page.check("#opt-hints")
+    match_id = challenge(page, "bot:nn:0:beginner", 5)
+    # status keys speak at once
+    page.wait_for_function("() => window.gammon.board !== null")
+    for key, expected in (("e", "Bar: you"), ("d", "The cube is at 1"), ("p", "Pips: you"), ("s", "Score: you 0"),
+                          ("t", "turn"), ("c", "rolled")):
+        before = len(log_lines(page))
+        page.keyboard.press(key)
+        page.wait_for_function(f"() => document.querySelectorAll('#log p').length > {before}")
+        assert expected in log_lines(page)[-1] or key == "c", (key, log_lines(page)[-1])
+    deadline = time.monotonic() + 120
+    while not turn_line(page).startswith("You rolled") and time.monotonic() < deadline:
+        if turn_line(page).startswith("Your turn"):
+            page.keyboard.press("Enter")
+        page.wait_for_timeout(100)
+    # arrows move along the board, Alt and Home/End jump to the edges
+    page.focus("#cell-6")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => document.activeElement.id") == "cell-7"
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.id") == "cell-1"
+    page.keyboard.press("Home")
+    assert page.evaluate("() => document.activeElement.id") == "cell-12"
+    page.keyboard.press("Alt+ArrowUp")
+    assert page.evaluate("() => document.activeElement.id") == "cell-13"
+    page.keyboard.press("Alt+ArrowRight")
+    assert page.evaluate("() => document.activeElement.id") == "cell-24"
+    label = page.get_attribute("#cell-24", "aria-label")
+    assert label.startswith("24: ") and "yours" in label
+    # Ctrl+arrows cycle sources; Enter picks up; Ctrl+Backspace puts back; a move, then U undoes it
+    page.keyboard.press("Control+ArrowRight")
+    source = page.evaluate("() => document.activeElement.id")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.gammon.selected !== null")
+    assert page.get_attribute(f"#{source}", "aria-selected") == "true"
+    no_violations(page, axe_source, "a checker picked up")
+    page.keyboard.press("Control+Backspace")
+    page.wait_for_function("() => window.gammon.selected === null")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.gammon.selected !== null")
+    page.keyboard.press("Control+ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.gammon.pending.length > 0")
+    page.keyboard.press("u")
+    page.wait_for_function("() => window.gammon.pending.length === 0")
+    assert any(line.startswith("Undone: ") for line in log_lines(page))
+    # H: the hint panel; a typed play is entered and waits for Enter
+    page.keyboard.press("h")
+    page.wait_for_selector("#hints h2", timeout=120_000)
+    no_violations(page, axe_source, "the hint panel")
+    best = page.inner_text("#hints li").split(":")[0]
+    page.fill("#typed-play", best)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.gammon.board.complete")
+    page.focus("#cell-1")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.gammon.match.history.some(e => e.kind === 'play' && e.color === 'white')")
+    state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
+    assert any(e["kind"] == "play" and e["color"] == "white" and e["data"]["play"] == best for e in state["history"])
+    context.close()
+
+
+def test_two_people_play_while_a_third_watches(browser: Browser, axe_source: str, server) -> None:
+    contexts = {name: browser.new_context() for name in ("alice", "bob", "carol")}
+    pages = {name: context.new_page() for name, context in contexts.items()}
+    for name, page in pages.items():
+        register(page, server, name)
+    match_id = challenge(pages["alice"], "bob", 1)
+    bob = pages["bob"]
+    bob.goto(f"{server.url}/#/lobby")
+    assert "Waiting for bob to accept" in turn_line(pages["alice"])
+    bob.click(f"text=Accept match {match_id}")
+    bob.wait_for_selector("#cell-1")
+    pages["alice"].wait_for_function("() => window.gammon.board !== null && window.gammon.match.status === 'playing'")
+    carol = pages["carol"]
+    carol.goto(f"{server.url}/#/lobby")
+    carol.click(f"text=Match {match_id}:")
+    carol.wait_for_selector("#cell-1")
+    no_violations(carol, axe_source, "spectating")
+    deadline = time.monotonic() + 900
+    while time.monotonic() < deadline:
+        lines = {name: turn_line(page) for name, page in pages.items() if name != "carol"}
+        if all(line.startswith("The match is over") for line in lines.values()):
+            break
+        for name in ("alice", "bob"):
+            page, line = pages[name], lines[name]
+            if line.startswith("Your turn"):
+                try_click(page, "#do-roll")  # by mouse
+            elif line.startswith("You rolled"):
+                page.focus(f"#cell-{pages[name].evaluate('() => window.gammon.cursor')}")
+                page.keyboard.press("Control+ArrowRight")
+                page.keyboard.press("Enter")
+                page.keyboard.press("Control+ArrowRight")
+                page.keyboard.press("Enter")
+            elif "complete" in line:
+                try_click(page, "#do-confirm")
+            else:
+                continue
+            wait_change(page, line, 10)
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the match did not end")
+    state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
+    assert state["status"] == "finished"
+    alice_log, bob_log, carol_log = (log_lines(pages[name]) for name in ("alice", "bob", "carol"))
+    bob_plays = [e for e in state["history"] if e["kind"] == "play" and e["color"] == "black" and e["data"]["play"]]
+    alice_plays = [e for e in state["history"] if e["kind"] == "play" and e["color"] == "white" and e["data"]["play"]]
+    # each saw the other's moves live, in their own numbering; the spectator saw both
+    assert sum(line.startswith("bob plays ") for line in alice_log) == len(bob_plays)
+    assert sum(line.startswith("alice plays ") for line in bob_log) == len(alice_plays)
+    assert sum(line.startswith(("bob plays ", "alice plays ")) for line in carol_log) == len(bob_plays) + len(alice_plays)
+    winner = state["winner"]
+    assert any(f"wins the match" in line or "win the match" in line for line in carol_log)
+    assert any(("You win the match" if winner == "alice" else "bob wins the match") in line for line in alice_log)
+    for context in contexts.values():
+        context.close()
