@@ -127,6 +127,19 @@ class Play:
         return cls(tuple(Move(int(m[0]), int(m[1]), bool(m[2])) for m in moves[:count]))
 
 
+def effects_text(play: Play) -> str:
+    """What a play does besides moving, for sentences that tell it: ``hitting a checker and
+    bearing off 2 checkers`` (empty when it only moves)."""
+    hits = sum(move.hit for move in play.moves)
+    off = sum(move.target == OFF for move in play.moves)
+    parts = []
+    if hits:
+        parts.append("hitting a checker" if hits == 1 else f"hitting {hits} checkers")
+    if off:
+        parts.append("bearing off a checker" if off == 1 else f"bearing off {off} checkers")
+    return " and ".join(parts)
+
+
 def apply_moves(board: np.ndarray, moves: Sequence[Move]) -> np.ndarray:
     """A copy of a kernel board with ``moves`` made one by one (hits go to the bar).
 

@@ -18,7 +18,7 @@ from ..cube.context import CubeContext
 from ..errors import GammonError, IllegalActionError
 from ..match import Action, ActionKind, GameResult, Match
 from ..notation import whole_number
-from ..play import BAR, OFF, Play
+from ..play import BAR, OFF, Play, effects_text
 from ..position import Color
 from ..state import Resignation
 from .table import Table, TableError
@@ -238,15 +238,9 @@ class Terminal:
             if not play.moves:
                 return f"{who} cannot move."
             text = f"{who} {self._s(color, 'play')} {self.play_text(play, color)}"
-            hits = sum(move.hit for move in play.moves)
-            off = sum(move.target == OFF for move in play.moves)
-            extra = []
-            if hits:
-                extra.append("hitting a checker" if hits == 1 else f"hitting {hits} checkers")
-            if off:
-                extra.append("bearing off a checker" if off == 1 else f"bearing off {off} checkers")
-            if extra:
-                text += ", " + " and ".join(extra)
+            effects = effects_text(play)
+            if effects:
+                text += ", " + effects
             if forced:
                 text += " (forced)"
             if self.settings.verbose:
@@ -385,9 +379,9 @@ class Terminal:
         elif text in ("double",):
             self.double()
         elif text in ("take", "yes", "y", "accept"):
-            self.yes()
+            self.answer(True)
         elif text in ("drop", "no", "n", "reject", "pass"):
-            self.no()
+            self.answer(False)
         elif text in ("undo", "u"):
             undone = match.undo(self.you)
             self.selected = None
@@ -502,21 +496,13 @@ class Terminal:
                                      "so doubling gains nothing")
         self.table.act("double")
 
-    def yes(self) -> None:
+    def answer(self, yes: bool) -> None:
+        """Y or N: take or drop the double offered to you; accept or reject a resignation."""
         state = self.match.state
         if state.double_offered:
-            self.table.act("take")
+            self.table.act("take" if yes else "drop")
         elif state.resignation is not None:
-            self.table.act("accept")
-        else:
-            raise IllegalActionError("nothing is offered to you")
-
-    def no(self) -> None:
-        state = self.match.state
-        if state.double_offered:
-            self.table.act("drop")
-        elif state.resignation is not None:
-            self.table.act("reject")
+            self.table.act("accept" if yes else "reject")
         else:
             raise IllegalActionError("nothing is offered to you")
 

@@ -21,7 +21,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..errors import GammonError, IllegalActionError
 from ..match import Action, ActionKind, GameResult, Match
-from ..play import OFF, Play
+from ..play import OFF, Play, effects_text
 from ..position import Color
 from ..referee import beaver_refusal, CubeState, opening_roll, opening_winner
 from ..state import GameState, GameStatus, Resignation
@@ -236,15 +236,9 @@ class _Recorder:
         if not play.moves:
             return f"{name} cannot move."
         text = f"{name} plays {play}"
-        hits = sum(move.hit for move in play.moves)
-        off = sum(move.target == 0 for move in play.moves)
-        extra = []
-        if hits:
-            extra.append("hitting a checker" if hits == 1 else f"hitting {hits} checkers")
-        if off:
-            extra.append("bearing off a checker" if off == 1 else f"bearing off {off} checkers")
-        if extra:
-            text += ", " + " and ".join(extra)
+        effects = effects_text(play)
+        if effects:
+            text += ", " + effects
         if self.verbose:
             state = self.match.state
             mover = before.position.turn
