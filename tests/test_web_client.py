@@ -172,6 +172,9 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     page.goto(server.url + "/")
     page.wait_for_selector("#name")
     no_violations(page, axe_source, "log-in page")
+    page.goto(f"{server.url}/#/register")
+    page.wait_for_selector("h1:text-is('Register')")
+    no_violations(page, axe_source, "register page")
     register(page, server, "alice")
     no_violations(page, axe_source, "lobby")
     if SHOTS:
@@ -286,6 +289,10 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     page.keyboard.press("u")
     page.wait_for_function("() => window.gammon.pending.length === 0")
     assert any(line.startswith("Undone: ") for line in log_lines(page))
+    # a lost connection comes back by itself and the page goes on from the server's state
+    page.evaluate("() => window.gammon.ws.close()")
+    page.wait_for_function("() => [...document.querySelectorAll('#log p')].some(p => p.textContent === 'Connection restored.')")
+    assert any(line == "Connection lost; reconnecting." for line in log_lines(page))
     # H: the hint panel; a typed play is entered and waits for Enter
     page.keyboard.press("h")
     page.wait_for_selector("#hints h2", timeout=120_000)
@@ -299,6 +306,9 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     page.wait_for_function(f"() => window.gammon.match.history.some(e => e.kind === 'play' && e.color === 'white')")
     state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
     assert any(e["kind"] == "play" and e["color"] == "white" and e["data"]["play"] == best for e in state["history"])
+    # the last play is drawn on the board as arrows
+    page.wait_for_function("() => window.gammon.board.last_play !== null")
+    assert page.locator("#board-svg .arrow, #board-svg [class*=arrow]").count() > 0
     context.close()
 
 

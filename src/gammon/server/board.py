@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session as DbSession
 
 from ..errors import GammonError
-from ..match import Match
+from ..match import ActionKind, Match
 from ..play import BAR, OFF, Play
 from ..position import Color
 from ..svg import board_svg, point_boxes
@@ -45,11 +45,13 @@ def board(db: DbSession, row: MatchRow, view: Color, moves: str = "", upto: int 
         raise Unprocessable(f"match {row.id} is {row.status}: it has no board yet")
     if upto is not None:
         match = games.full_match(db, row, upto)
-        state = match.state
         if moves:
             raise Unprocessable("moves: a replay's board takes no moves")
     else:
-        state = games.load(db, row).state
+        match = games.load(db, row)
+    state = match.state
+    last = next((action for action in reversed(match.history) if action.kind in (ActionKind.PLAY, ActionKind.NEW_GAME)),
+                None)  # the last play of this game, drawn as arrows
     mirror = Match.from_state(state, crawford=row.options["crawford"])
     entered: list[str] = []
     if moves:
@@ -75,7 +77,12 @@ def board(db: DbSession, row: MatchRow, view: Color, moves: str = "", upto: int 
         cells.append({"point": point, "color": (games.color_name(view) if mine else games.color_name(view.other)
                                                 if other else None), "count": mine or other})
     return {
-        "svg": board_svg(shown, orientation=view, size=672, title=None),
+        "svg": board_svg(shown, orientation=view, size=672, title=None,
+                         **({"play": last.play, "mover": last.color}
+                            if last is not None and last.kind == ActionKind.PLAY and last.play and last.play.moves
+                            and not mirror.pending_moves else {})),
+        "last_play": {"color": games.color_name(last.color), "play": str(last.play)}
+        if last is not None and last.kind == ActionKind.PLAY and last.play and last.play.moves else None,
         "boxes": point_boxes(),
         "cells": cells,
         "bar": {games.color_name(c): position.bar(c) for c in Color},
