@@ -350,6 +350,8 @@ function drawBoard() {
   $("#do-hint").disabled = !(myTurn() && match.dice && match.options.hints);
   $("#do-cubehint").disabled = !(myTurn() && !match.dice && match.options.cube_hints && match.length !== 1);
   $("#do-resign").disabled = !can("resign");
+  const focused = document.activeElement;
+  if (!focused || focused === document.body || focused.disabled) focusCell(app.cursor);  // focus is never lost
 }
 
 function turnText() {
