@@ -439,7 +439,8 @@ def test_a_whole_match_by_mail_answers_only_registered_addresses(mail_server) ->
     else:
         raise AssertionError("the match by mail did not end")
     assert http.get(f"/api/matches/{board}").json()["status"] == "finished"
-    _wait(lambda: any("The match is over" in _body(m) for m in sink.to("alice@example.org")), "last answer")
+    for address in addresses.values():  # the last answer, and the end of the match told to both
+        _wait(lambda: any("The match is over" in _body(m) for m in sink.to(address)), f"match end for {address}")
     # every mail went to a registered address; mallory never got one
     recipients = {address for rcpt, _ in sink.messages for address in rcpt}
     assert recipients == set(addresses.values()), recipients

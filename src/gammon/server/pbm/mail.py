@@ -116,7 +116,8 @@ class CommandMail:
 
 
 class TurnMailer:
-    """Mails the board to a player whose turn it has become (address set, mail on turn on)."""
+    """Mails the board to a player whose turn it has become, an invitation to the one challenged,
+    and the final board to both when the match ends (address set, mail on turn on)."""
 
     def __init__(self, host: Host, relay: Relay) -> None:
         self.host, self.relay = host, relay
@@ -135,16 +136,19 @@ class TurnMailer:
                     return
                 self._last[match_id] = to_act
             if row.status == "invited":
-                user, subject = row.black, f"gammon board {row.id}: {row.white.name} challenges you"
+                users, subject = [row.black], f"gammon board {row.id}: {row.white.name} challenges you"
+            elif row.status == "finished":
+                users, subject = [row.white, row.black], f"gammon board {row.id}: the match is over"
             elif to_act is not None:
-                user, subject = db.get(User, to_act), f"gammon board {row.id}: your turn"
+                users, subject = [db.get(User, to_act)], f"gammon board {row.id}: your turn"
             else:
                 return
-            if user is None or user.is_bot or not user.email or not user.mail_on_turn:
-                return
-            address, text = user.email, report(db, row)
-        footer = f"\n\n(mail {user.name} PASSWORD off: no more mails on your turn)"
-        self.relay.send(address, subject, text + footer)
+            text = report(db, row)
+            mails = [(user.name, user.email) for user in users
+                     if user is not None and not user.is_bot and user.email and user.mail_on_turn]
+        for name, address in mails:
+            footer = f"\n\n(mail {name} PASSWORD off: no more mails on your turn)"
+            self.relay.send(address, subject, text + footer)
 
 
 async def serve_mail(host: Host, relay: Relay, address: str, port: int) -> asyncio.Server:
