@@ -72,6 +72,9 @@ def _command(args: argparse.Namespace) -> int:
     except TableError as error:
         print(f"gammon play: {error}", file=sys.stderr)
         return 1
+    except (KeyboardInterrupt, EOFError):
+        print("\nBye.")
+        return 0
     if table is None:
         return 0
     try:
