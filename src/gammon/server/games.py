@@ -264,7 +264,8 @@ class _Recorder:
             self.add("match_over", text, result.winner, None, score=score)
 
 
-def _user_color(row: MatchRow, user: User) -> Color:
+def user_color(row: MatchRow, user: User) -> Color:
+    """The side ``user`` plays in ``row``; Forbidden when they do not play in it."""
     if user.id == row.white_id:
         return Color.WHITE
     if user.id == row.black_id:
@@ -386,7 +387,7 @@ def set_mode(db: DbSession, user: User, row: MatchRow, mode: str, on: bool | Non
     """Turn a player's ``greedy`` or ``manual`` mode on, off (``on`` None: toggle), and act on it at once."""
     if mode not in DEFAULT_MODES:
         raise Unprocessable(f"mode: expected greedy or manual, got {mode!r}")
-    color = _user_color(row, user)
+    color = user_color(row, user)
     if row.status != "playing":
         raise Unprocessable(f"match {row.id} is {row.status}: its modes cannot change")
     match = load(db, row)
@@ -495,7 +496,7 @@ def decline(db: DbSession, user: User, row: MatchRow) -> None:
     match = Match.from_state(start_state(row), crawford=row.options["crawford"])
     match.dice = CommittedDice(bytes.fromhex(row.seed))
     recorder = _Recorder(db, row, match, row.next_seq)
-    recorder.add("decline", f"{user.name} {verb} the challenge.", _user_color(row, user))
+    recorder.add("decline", f"{user.name} {verb} the challenge.", user_color(row, user))
     _commit(db, row, match, recorder, version=row.version, status="declined")
 
 
@@ -506,7 +507,7 @@ def act(db: DbSession, user: User, row: MatchRow, action: object, *, play: objec
         raise Unprocessable(f"action: expected one of {', '.join(ACTIONS)}, got {action!r}")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise Unprocessable(f"version: expected the match's version number, got {version!r}")
-    color = _user_color(row, user)
+    color = user_color(row, user)
     if version is not None and version != row.version:
         raise Conflict(f"match {row.id} is at version {row.version}, not {version}: reload it and act again")
     if row.status != "playing":

@@ -150,9 +150,9 @@ def _act(db: DbSession, user: User, row: MatchRow, command: Command) -> games.Ou
     if word == "move":
         if state.dice is None:
             raise Unprocessable(f"board {row.id}: you have not rolled yet; roll BOARD USER PASSWORD (or wait for "
-                                f"your opponent's move)" if match.to_act == _color(row, user) else
+                                f"your opponent's move)" if match.to_act == games.user_color(row, user) else
                                 f"board {row.id}: it is not your turn")
-        color = _color(row, user)
+        color = games.user_color(row, user)
         if match.to_act != color:
             raise Forbidden(f"board {row.id}: it is {_name(row, match.to_act)}'s turn, not yours")
         frame = frame_color(color, ohs_of(db, row))
@@ -237,14 +237,6 @@ def move_number(db: DbSession, row: MatchRow) -> int:
     played = db.scalar(select(func.count()).select_from(Event).where(
         Event.match_id == row.id, Event.kind == "play", Event.seq < row.next_seq))
     return int(played or 0) + 1
-
-
-def _color(row: MatchRow, user: User) -> Color:
-    if user.id == row.white_id:
-        return Color.WHITE
-    if user.id == row.black_id:
-        return Color.BLACK
-    raise Forbidden(f"{user.name} does not play on board {row.id}")
 
 
 def _name(row: MatchRow, color: Color | None) -> str:
