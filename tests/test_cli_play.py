@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterable
 
 import httpx
@@ -254,15 +255,26 @@ def test_a_whole_match_by_keys_only_in_a_pseudo_terminal(tmp_path) -> None:
 
 
 # -- online ------------------------------------------------------------------------------------------
-def _terminal(server: ServerProcess, name: str, *args: str) -> subprocess.Popen:
-    env = dict(os.environ, GAMMON_PASSWORD="correct horse")
-    process = subprocess.Popen([*GAMMON, "play", "--server", server.url, "--user", name, "--words", *args],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                               text=True)
-    assert process.stdin is not None
-    process.stdin.write("".join(line + "\n" for line in ENDLESS))
-    process.stdin.flush()
-    return process
+class TerminalProcess:
+    """``gammon play --server`` in a process of its own: its input every answer at once, its
+    output to a file (two terminals play each other, so neither may wait on a full pipe)."""
+
+    def __init__(self, server: ServerProcess, name: str, folder, *args: str) -> None:  # noqa: ANN001
+        env = dict(os.environ, GAMMON_PASSWORD="correct horse")
+        self.output = folder / f"{name}-{len(list(folder.glob(name + '-*')))}.txt"
+        answers = folder / f"{name}.answers"
+        answers.write_text("".join(line + "\n" for line in ENDLESS))
+        with open(answers) as stdin, open(self.output, "w") as stdout:
+            self.process = subprocess.Popen([*GAMMON, "play", "--server", server.url, "--user", name, "--words", *args],
+                                            stdin=stdin, stdout=stdout, stderr=subprocess.STDOUT, env=env, text=True)
+
+    def finish(self, timeout: float = 600) -> tuple[int, str]:
+        try:
+            code = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise AssertionError(f"the terminal did not finish: {self.output.read_text()[-3000:]}") from None
+        return code, self.output.read_text()
 
 
 def test_online_against_a_bot_and_against_a_person(tmp_path) -> None:
@@ -271,28 +283,25 @@ def test_online_against_a_bot_and_against_a_person(tmp_path) -> None:
         for name in ("alice", "bob"):
             Client(http, name).register()
         # alice against a bot of the server, the match challenged from the terminal
-        alice = _terminal(server, "alice", "--challenge", "bot:random", "--match", "1")
-        out, _ = alice.communicate(timeout=600)
-        assert alice.returncode == 0, out
+        code, out = TerminalProcess(server, "alice", tmp_path, "--challenge", "bot:random", "--match", "1").finish()
+        assert code == 0, out
         assert "Logged in" in out and "Opening roll:" in out and " the match " in out, out
         matches = http.get("/api/matches", params={"user": "alice", "status": "finished"}).json()
         assert len(matches) == 1 and matches[0]["winner"] in ("alice", "bot:random")
         # alice challenges bob; bob accepts from his terminal; both play to the end
-        challenger = _terminal(server, "alice", "--challenge", "bob", "--match", "1")
+        challenger = TerminalProcess(server, "alice", tmp_path, "--challenge", "bob", "--match", "1")
         match_id = None
         for _ in range(600):
             invited = http.get("/api/matches", params={"user": "bob", "status": "invited"}).json()
             if invited:
                 match_id = invited[0]["id"]
                 break
-            import time
-
             time.sleep(0.1)
         assert match_id is not None
-        accepter = _terminal(server, "bob", "--accept", str(match_id))
-        out_alice, _ = challenger.communicate(timeout=600)
-        out_bob, _ = accepter.communicate(timeout=600)
-        assert challenger.returncode == 0 and accepter.returncode == 0, (out_alice, out_bob)
+        accepter = TerminalProcess(server, "bob", tmp_path, "--accept", str(match_id))
+        code_alice, out_alice = challenger.finish()
+        code_bob, out_bob = accepter.finish()
+        assert code_alice == 0 and code_bob == 0, (out_alice[-2000:], out_bob[-2000:])
         final = http.get(f"/api/matches/{match_id}").json()
         assert final["status"] == "finished"
         winner_line = "You win the match" if final["winner"] == "alice" else "Bob wins the match"
