@@ -2,7 +2,8 @@
 
 Ray starts its own processes and signal handlers, so the Ray side runs in a child process of
 its own session: whatever Ray does at start or shutdown stays there, and the test compares
-what the child printed with the run made here.
+what the child printed with the run made here. A crash that Ray reports as its own internal
+failure is run again (at most twice); any other failure fails the test.
 """
 
 from __future__ import annotations
@@ -39,9 +40,22 @@ ON_RAY = textwrap.dedent("""
 """)
 
 
+#: How Ray reports a failed check of its own core worker ("You have likely discovered a bug in
+#: Ray"), seen under load on a 2-core machine: the run is made again, at most twice.
+RAY_INTERNAL_FAILURE = "An unexpected system state has occurred"
+
+
+def _on_ray() -> subprocess.CompletedProcess:
+    for _ in range(3):
+        child = subprocess.run([sys.executable, "-c", ON_RAY], capture_output=True, text=True, timeout=900,
+                               start_new_session=True)
+        if child.returncode == 0 or RAY_INTERNAL_FAILURE not in child.stderr:
+            return child
+    return child
+
+
 def test_a_rollout_on_local_ray_equals_the_local_run() -> None:
-    child = subprocess.run([sys.executable, "-c", ON_RAY], capture_output=True, text=True, timeout=900,
-                           start_new_session=True)
+    child = _on_ray()
     assert child.returncode == 0, child.stderr[-3000:]
     on_ray = json.loads(child.stdout.strip().splitlines()[-1])
     player = partial(load_player, "pubeval")
