@@ -331,11 +331,8 @@ class ServerClient:
                         raise TableError(item["error"])
                     if "seq" in item:
                         events.append(item)
-        except (OSError, WebSocketException) as error:
-            time.sleep(0.5)  # the stream is opened again by the next wait; the match is read meanwhile
-            if not events:
-                return []
-            del error
+        except (OSError, WebSocketException):
+            time.sleep(0.5)  # a lost stream is opened again by the next wait; the match is read meanwhile
         return events
 
     def close(self) -> None:
