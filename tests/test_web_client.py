@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from server_support import Client, ServerProcess
@@ -157,8 +157,28 @@ def try_click(page: Page, selector: str) -> None:
         pass
 
 
+# The page keeps only its last 400 announcements on screen; a listener in the test hears them all.
+HEAR_EVERYTHING = """
+window.__heard = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const log = document.getElementById("log");
+  for (const node of log.children) window.__heard.push(node.textContent);
+  new MutationObserver((changes) => {
+    for (const change of changes) for (const node of change.addedNodes) window.__heard.push(node.textContent);
+  }).observe(log, { childList: true });
+});
+"""
+
+
+def new_context(browser: Browser, **options) -> BrowserContext:
+    context = browser.new_context(**options)
+    context.add_init_script(HEAR_EVERYTHING)
+    return context
+
+
 def log_lines(page: Page) -> list[str]:
-    return page.eval_on_selector_all("#log p", "nodes => nodes.map(n => n.textContent)")
+    """Every sentence the live region announced since the page was loaded."""
+    return page.evaluate("() => window.__heard")
 
 
 def _in_white_numbering(play: str) -> str:
@@ -167,7 +187,7 @@ def _in_white_numbering(play: str) -> str:
 
 # -- the tests ---------------------------------------------------------------------------------------
 def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_source: str, server) -> None:
-    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    context = new_context(browser, viewport={"width": 1200, "height": 1000})
     page = context.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#name")
@@ -235,7 +255,7 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
 def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, server) -> None:
     http = httpx.Client(base_url=server.url, timeout=60)
     Client(http, "carol").register()
-    context = browser.new_context()
+    context = new_context(browser)
     page = context.new_page()
     page.goto(f"{server.url}/#/login")
     page.wait_for_selector("#name")
@@ -313,7 +333,7 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
 
 
 def test_two_people_play_while_a_third_watches(browser: Browser, axe_source: str, server) -> None:
-    contexts = {name: browser.new_context() for name in ("alice", "bob", "carol")}
+    contexts = {name: new_context(browser) for name in ("alice", "bob", "carol")}
     pages = {name: context.new_page() for name, context in contexts.items()}
     for name, page in pages.items():
         register(page, server, name)
