@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gammon"
 
-CORE = {"errors", "movegen", "position", "play", "state", "notation", "dice", "diagram", "evaluation", "ubgi",
+CORE = {"errors", "movegen", "position", "play", "state", "variant", "notation", "dice", "diagram", "evaluation", "ubgi",
         "workers", "data", "lines", "svg"}
 
 #: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.

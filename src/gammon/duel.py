@@ -41,12 +41,12 @@ from .players import Player, load_player, parse_player
 from .position import Position
 from .referee import CubeState, MatchScore, beaver_refusal, dropped_points, opening_roll, points_won
 from .state import GameStatus
+from .variant import STANDARD, Variant
 from .workers import Workers, available_cores
 
 MAX_TURNS = 5000
 #: Dice streams set aside per match: a match to at most 25 points lasts at most 49 games.
 GAMES_PER_MATCH = 64
-_OPENING = Position().array()
 _CUBELESS = CubeState()
 T = TypeVar("T")
 
@@ -56,11 +56,13 @@ def game_points(board: np.ndarray) -> int:
     return int(movegen.win_kind(board))
 
 
-def play_game(first: Player, second: Player, seed: int, game: int) -> int:
-    """One game with the dice of stream ``(seed, game)``; ``first`` moves first. Returns its signed points."""
+def play_game(first: Player, second: Player, seed: int, game: int, variant: Variant = STANDARD) -> int:
+    """One game with the dice of stream ``(seed, game)``; ``first`` moves first. Returns its signed points.
+
+    ``variant`` gives the starting position; the players move by the rules they were made with."""
     stream = DiceStream(seed, game)
     seats = (first, second)
-    board = _OPENING.copy()
+    board = Position.starting(variant).array()
     d1, d2 = opening_roll(stream)
     seat = 0
     for _ in range(MAX_TURNS):
@@ -91,9 +93,10 @@ def _duplicated(a: Player, b: Player, seed: int, pair: int, play: Callable[[Play
     return results[0], results[1]
 
 
-def play_pair(a: Player, b: Player, seed: int, pair: int) -> tuple[int, int]:
+def play_pair(a: Player, b: Player, seed: int, pair: int, variant: Variant = STANDARD) -> tuple[int, int]:
     """A's points in both games of one dice sequence: A moving first, then B."""
-    return _duplicated(a, b, seed, pair, lambda first, second: play_game(first, second, seed, pair), operator.neg)
+    return _duplicated(a, b, seed, pair, lambda first, second: play_game(first, second, seed, pair, variant),
+                       operator.neg)
 
 
 # -- the cube -----------------------------------------------------------------------------
@@ -124,23 +127,23 @@ def _seen_by(view: CubeContext, cube: CubeState, seat: int) -> CubeContext:
 
 
 def play_cube_game(first: Player, second: Player, seed: int, game: int,
-                   context: CubeContext | None = None) -> CubeGame:
+                   context: CubeContext | None = None, variant: Variant = STANDARD) -> CubeGame:
     """One game with the cube and the dice of stream ``(seed, game)``; ``first`` moves first.
 
     ``context`` is the first seat's at the start, cube centred: the score and the rules
     (default: money play, no Jacoby rule, no beavers, no cube limit).
     """
     stream = DiceStream(seed, game)
-    return _cube_game(first, second, stream, opening_roll(stream), context or CubeContext())
+    return _cube_game(first, second, stream, opening_roll(stream), context or CubeContext(), variant)
 
 
 def _cube_game(first: Player, second: Player, dice: DiceSource, opening: tuple[int, int],
-               start: CubeContext) -> CubeGame:
+               start: CubeContext, variant: Variant = STANDARD) -> CubeGame:
     seats = (first, second)
     views = (start, start.flip())
     jacoby = start.is_money and start.jacoby
     cube, doubles = CubeState(start.cube), 0
-    board = _OPENING.copy()
+    board = Position.starting(variant).array()
     d1, d2 = opening
     seat = 0
     for turn in range(MAX_TURNS):
@@ -172,9 +175,10 @@ def _cube_game(first: Player, second: Player, dice: DiceSource, opening: tuple[i
 
 
 def play_cube_pair(a: Player, b: Player, seed: int, pair: int,
-                   context: CubeContext | None = None) -> tuple[CubeGame, CubeGame]:
+                   context: CubeContext | None = None, variant: Variant = STANDARD) -> tuple[CubeGame, CubeGame]:
     """Both games with the cube of one dice sequence, from A's side: A moving first, then B."""
-    return _duplicated(a, b, seed, pair, lambda first, second: play_cube_game(first, second, seed, pair, context),
+    return _duplicated(a, b, seed, pair,
+                       lambda first, second: play_cube_game(first, second, seed, pair, context, variant),
                        CubeGame.swapped)
 
 
@@ -206,7 +210,8 @@ class MatchRecord:
         return replace(self, score=(self.score[1], self.score[0]))
 
 
-def play_match(first: Player, second: Player, seed: int, match: int, length: int) -> MatchRecord:
+def play_match(first: Player, second: Player, seed: int, match: int, length: int,
+               variant: Variant = STANDARD) -> MatchRecord:
     """One ``length``-point match; game ``g`` rolls stream ``(seed, match * GAMES_PER_MATCH + g)``.
 
     Each game's opening roll decides who moves first: the first seat holds the first die.
@@ -222,9 +227,9 @@ def play_match(first: Player, second: Player, seed: int, match: int, length: int
         stream = DiceStream(seed, match * GAMES_PER_MATCH + games)
         d1, d2 = opening_roll(stream)
         if d1 > d2:
-            game = _cube_game(first, second, stream, (d1, d2), context)
+            game = _cube_game(first, second, stream, (d1, d2), context, variant)
         else:
-            game = _cube_game(second, first, stream, (d1, d2), context.flip()).swapped()
+            game = _cube_game(second, first, stream, (d1, d2), context.flip(), variant).swapped()
         if game.points == 0:
             raise RuntimeError(f"game {games} of match {match} (seed {seed}) did not finish")
         score = score.after_game(0 if game.points > 0 else 1, abs(game.points))
@@ -235,9 +240,10 @@ def play_match(first: Player, second: Player, seed: int, match: int, length: int
     return MatchRecord(score.score, games, doubles, passes, resignations, score.crawford_played)
 
 
-def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int) -> tuple[MatchRecord, MatchRecord]:
+def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int,
+                    variant: Variant = STANDARD) -> tuple[MatchRecord, MatchRecord]:
     """Both matches of one set of dice sequences, from A's side: A with the first seat, then B."""
-    return _duplicated(a, b, seed, pair, lambda first, second: play_match(first, second, seed, pair, length),
+    return _duplicated(a, b, seed, pair, lambda first, second: play_match(first, second, seed, pair, length, variant),
                        MatchRecord.swapped)
 
 
@@ -298,6 +304,7 @@ class DuelResult:
             "b": self.b,
             "games": self.games,
             "seed": self.seed,
+            **{key: self.extra[key] for key in ("variant",) if key in self.extra},
             "ppg": round(self.ppg, 6),
             # One pair of games gives no interval: null, as JSON has no infinity.
             "ci95": [round(low, 6) if math.isfinite(low) else None, round(high, 6) if math.isfinite(high) else None],
@@ -324,7 +331,8 @@ class DuelResult:
         low, high = self.ci95
         kind = "money games with the cube" if self.cube else "games"
         text = (
-            f"{self.a} vs {self.b}: {self.games} {kind} (seed {self.seed}), {self.a} {self.ppg:+.3f} ppg "
+            f"{self.a} vs {self.b}: {self.games} {kind} (seed {self.seed}{_rules(self.extra)}), "
+            f"{self.a} {self.ppg:+.3f} ppg "
             f"[95% CI {low:+.3f}, {high:+.3f}]\n"
             f"  {self.a}: {self.count('a', 1)} wins, {self.count('a', 2)} gammons, {self.count('a', 3)} backgammons\n"
             f"  {self.b}: {self.count('b', 1)} wins, {self.count('b', 2)} gammons, {self.count('b', 3)} backgammons\n"
@@ -337,6 +345,11 @@ class DuelResult:
 def _count(n: object, noun: str, plural: str = "s") -> str:
     """``1 match``, ``2 matches``: a count with its noun."""
     return f"{n} {noun}{'' if n == 1 else plural}"
+
+
+def _rules(extra: dict[str, object]) -> str:
+    """``, two-move-doubles`` after the seed when the duel was not the standard game."""
+    return f", {extra['variant']}" if "variant" in extra else ""
 
 
 def _actions(extra: dict[str, object]) -> str:
@@ -429,7 +442,8 @@ class MatchDuelResult:
     def summary(self) -> str:
         low, high = self.ci95
         return (
-            f"{self.a} vs {self.b}: {_count(self.matches, f'{self.length}-point match', 'es')} (seed {self.seed}), "
+            f"{self.a} vs {self.b}: {_count(self.matches, f'{self.length}-point match', 'es')} "
+            f"(seed {self.seed}{_rules(self.extra)}), "
             f"{self.a} wins {100 * self.win_rate:.1f}% [95% CI {100 * low:.1f}%, {100 * high:.1f}%]\n"
             f"  {self.a}: {_count(self.a_match_wins, 'match', 'es')}, {self.b}: {_count(self.b_match_wins, 'match', 'es')}\n"
             f"  {_count(self.games_played, 'game')}, {self.games_per_match:.2f} per match; cube: {_actions(self.extra)}, "
@@ -440,11 +454,13 @@ class MatchDuelResult:
 
 # -- worker processes -----------------------------------------------------------------------
 _worker_players: tuple[Player, Player] | None = None
+_worker_variant: Variant = STANDARD
 
 
-def _init_worker(a: str, b: str) -> None:
-    global _worker_players
-    _worker_players = (load_player(a), load_player(b))
+def _init_worker(a: str, b: str, variant: Variant = STANDARD) -> None:
+    global _worker_players, _worker_variant
+    _worker_players = (load_player(a, variant=variant), load_player(b, variant=variant))
+    _worker_variant = variant
 
 
 def _close_worker_players() -> None:
@@ -492,7 +508,7 @@ def _run_pairs(task: tuple[int, Sequence[int]]) -> tuple[list[tuple[int, int]], 
     seed, pairs = task
     assert _worker_players is not None
     a, b = _worker_players
-    return _noted([play_pair(a, b, seed, k) for k in pairs])
+    return _noted([play_pair(a, b, seed, k, _worker_variant) for k in pairs])
 
 
 def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool, int | None]
@@ -501,19 +517,24 @@ def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool, int | None]
     assert _worker_players is not None
     a, b = _worker_players
     context = CubeContext(jacoby=jacoby, beavers=beavers, cube_limit=cube_limit)
-    return _noted([play_cube_pair(a, b, seed, k, context) for k in pairs])
+    return _noted([play_cube_pair(a, b, seed, k, context, _worker_variant) for k in pairs])
 
 
 def _run_match_pairs(task: tuple[int, Sequence[int], int]) -> tuple[list[tuple[MatchRecord, MatchRecord]], set[str]]:
     seed, pairs, length = task
     assert _worker_players is not None
     a, b = _worker_players
-    return _noted([play_match_pair(a, b, seed, k, length) for k in pairs])
+    return _noted([play_match_pair(a, b, seed, k, length, _worker_variant) for k in pairs])
 
 
 def _chunks(pairs: int, size: int) -> Iterator[range]:
     for start in range(0, pairs, size):
         yield range(start, min(pairs, start + size))
+
+
+def _variant_extra(variant: Variant) -> dict[str, object]:
+    """What a result says of its rules: the variant, when it is not the standard game."""
+    return {} if variant.standard else {"variant": str(variant)}
 
 
 def _check(count: int, what: str, seed: int) -> None:
@@ -525,7 +546,7 @@ def _check(count: int, what: str, seed: int) -> None:
 
 def _play_pairs(
     a: str, b: str, pairs: int, workers: int | None, run: Callable[[tuple], tuple[list, set[str]]], options: tuple,
-    seed: int, progress: bool, unit: str,
+    seed: int, progress: bool, unit: str, variant: Variant = STANDARD,
 ) -> tuple[list, float, int, list[str]]:
     """``run`` over every pair, on ``workers`` processes: the results in pair order, seconds,
     workers, and the players' notes (each once, however many workers made it).
@@ -544,7 +565,7 @@ def _play_pairs(
     notes: set[str] = set()
     start = time.perf_counter()
     try:
-        with Workers(workers, initializer=_init_worker, initargs=(a, b)) as pool:
+        with Workers(workers, initializer=_init_worker, initargs=(a, b, variant)) as pool:
             for chunk_result, chunk_notes in pool.imap(_Crossing(run), tasks):
                 results.extend(chunk_result)
                 notes |= chunk_notes
@@ -569,11 +590,13 @@ def duel(
     jacoby: bool = False,
     beavers: bool = False,
     cube_limit: int | None = None,
+    variant: Variant = STANDARD,
 ) -> DuelResult:
     """Play ``games`` (an even number) money games between players named ``a`` and ``b``; A's result.
 
     Cubeless unless ``cube``; ``jacoby``, ``beavers`` and ``cube_limit`` (the largest cube
-    allowed, a power of two) are money-play rules, none of them in force by default.
+    allowed, a power of two) are money-play rules, none of them in force by default;
+    ``variant`` the rules of play (the standard game by default).
     """
     _check(games, "games", seed)
     if (jacoby or beavers or cube_limit is not None) and not cube:
@@ -583,15 +606,16 @@ def duel(
     a, b = str(parse_player(a)), str(parse_player(b))
     if not cube:
         results, seconds, workers, notes = _play_pairs(a, b, games // 2, workers, _run_pairs, (), seed, progress,
-                                                       "game")
+                                                       "game", variant)
         points = np.array(results, np.int64).reshape(-1)
-        return DuelResult(a, b, seed, points, seconds, workers, notes=notes)
+        return DuelResult(a, b, seed, points, seconds, workers, _variant_extra(variant), notes=notes)
     results, seconds, workers, notes = _play_pairs(
-        a, b, games // 2, workers, _run_cube_pairs, (jacoby, beavers, cube_limit), seed, progress, "game")
+        a, b, games // 2, workers, _run_cube_pairs, (jacoby, beavers, cube_limit), seed, progress, "game", variant)
     played = [game for pair in results for game in pair]
     points = np.array([g.points for g in played], np.int64)  # the referee keeps the cube within 2**15
     cubes = np.array([g.cube for g in played], np.int64)
     extra: dict[str, object] = {
+        **_variant_extra(variant),
         "doubles": sum(g.doubles for g in played),
         "passes": sum(g.ended == GameStatus.DROPPED for g in played),
         "resignations": sum(g.ended == GameStatus.RESIGNED for g in played),
@@ -609,6 +633,7 @@ def match_duel(
     seed: int = 0,
     workers: int | None = None,
     progress: bool = False,
+    variant: Variant = STANDARD,
 ) -> MatchDuelResult:
     """Play ``matches`` (an even number) ``length``-point matches with the cube between ``a`` and ``b``."""
     _check(matches, "matches", seed)
@@ -616,11 +641,12 @@ def match_duel(
         raise ValueError(f"match length must be 1-{MAX_AWAY} points, got {length}")
     a, b = str(parse_player(a)), str(parse_player(b))
     results, seconds, workers, notes = _play_pairs(
-        a, b, matches // 2, workers, _run_match_pairs, (length,), seed, progress, "match")
+        a, b, matches // 2, workers, _run_match_pairs, (length,), seed, progress, "match", variant)
     played = [record for pair in results for record in pair]
     wins = np.array([record.winner == 0 for record in played], np.int64)
     games = np.array([record.games for record in played], np.int64)
     extra = {
+        **_variant_extra(variant),
         "doubles": sum(r.doubles for r in played),
         "passes": sum(r.passes for r in played),
         "resignations": sum(r.resignations for r in played),

@@ -53,6 +53,7 @@ from .referee import (
     points_won,
 )
 from .state import GameState, GameStatus, Resignation
+from .variant import STANDARD, Variant
 
 __all__ = ["Action", "ActionKind", "GameResult", "Match", "WinKind"]
 
@@ -245,7 +246,9 @@ class Match:
     Each action method takes the acting ``color`` (optional: without it, the side whose
     action it is) and raises :class:`IllegalActionError` or :class:`IllegalPlayError`,
     changing nothing, when the rules do not allow it. ``dice`` defaults to unseeded fair dice.
-    ``crawford`` switches the Crawford rule; ``jacoby`` and ``beavers`` are money-play rules.
+    ``crawford`` switches the Crawford rule; ``jacoby`` and ``beavers`` are money-play rules;
+    ``variant`` the rules of play (:class:`~gammon.variant.Variant`: nackgammon's start,
+    two-move doubles).
     """
 
     def __init__(
@@ -257,9 +260,11 @@ class Match:
         jacoby: bool = False,
         beavers: bool = False,
         cube_limit: int | None = None,
+        variant: Variant = STANDARD,
     ) -> None:
         start = GameState(
-            match_length=length, jacoby=jacoby, beavers=beavers, cube_limit=cube_limit, status=GameStatus.NONE
+            position=Position.starting(variant), match_length=length, jacoby=jacoby, beavers=beavers,
+            cube_limit=cube_limit, status=GameStatus.NONE, variant=variant,
         )
         self._setup(start, dice, crawford)
 
@@ -297,6 +302,7 @@ class Match:
         self.jacoby = start.jacoby
         self.beavers = start.beavers
         self.cube_limit = start.cube_limit
+        self.variant = start.variant
         self.dice: DiceSource = dice if dice is not None else SeededDice()
         # A snapshot of the Crawford game says so; one after it, by a side 1-away.
         self._match = MatchScore(self.length, start.score, start.post_crawford, crawford)
@@ -308,7 +314,7 @@ class Match:
             start.double_offered, start.resignation,
         )
         if start.dice is not None and start.status == GameStatus.PLAYING:
-            self._game.rolled(start.position.legal_plays(*start.dice))
+            self._game.rolled(start.position.legal_plays(*start.dice, self.variant))
 
     # -- what there is to see ------------------------------------------------------------------
     @property
@@ -322,6 +328,7 @@ class Match:
             position=g.position, dice=g.dice, cube=g.cube.value, cube_owner=g.cube.owner,
             double_offered=g.double_offered, resignation=g.resignation, score=self._match.score, match_length=self.length,
             crawford=crawford, jacoby=self.jacoby, beavers=self.beavers, cube_limit=self.cube_limit, status=g.status,
+            variant=self.variant,
         )
 
     @property
@@ -440,7 +447,7 @@ class Match:
         if g.dice is not None:
             raise IllegalActionError(f"{_name(actor)} has already rolled {g.dice[0]}-{g.dice[1]}")
         rolled = self.dice.roll() if dice is None else dice
-        legal = g.position.legal_plays(*rolled)  # checks the dice before anything changes
+        legal = g.position.legal_plays(*rolled, self.variant)  # checks the dice before anything changes
         legal.boards()
         g.rolled(legal)
         self._history.append(Action(ActionKind.ROLL, actor, dice=legal.dice))
@@ -448,7 +455,7 @@ class Match:
 
     def _opening(self, winner: Color, dice: tuple[int, int]) -> None:
         g = self._game
-        legal = LegalPlays(g.position if g.position.turn == winner else g.position.flip(), *dice)
+        legal = LegalPlays(g.position if g.position.turn == winner else g.position.flip(), *dice, self.variant)
         legal.boards()
         g.position, g.status = legal.position, GameStatus.PLAYING
         g.rolled(legal)
@@ -617,7 +624,7 @@ class Match:
         g = self._game
         legal = self.legal_plays
         d1, d2 = legal.dice
-        dice = (d1,) * 4 if d1 == d2 else (d1, d2)
+        dice = tuple(self.variant.moves_of(d1, d2))
         return _remaining(g.position.array(), dice, steps, len(legal[0].moves), g.finals)
 
     def undo(self, color: Color | None = None) -> tuple[Move, ...]:
@@ -670,7 +677,7 @@ class Match:
             raise IllegalActionError("the current game is not over")
         if self.is_over:
             raise IllegalActionError(f"the match is over: {_name(self.winner)} has won")  # type: ignore[arg-type]
-        self._game = _Game(Position(), crawford=self._match.crawford)
+        self._game = _Game(Position.starting(self.variant), crawford=self._match.crawford)
         self.game_number += 1
         self._history.append(Action(ActionKind.NEW_GAME))
 

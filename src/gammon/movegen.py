@@ -345,13 +345,14 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
 
 
 @njit(cache=True)
-def generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes):
+def generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes, two_move_doubles=False):
     """Fill the output buffers with the legal plays of ``board`` for the roll ``d1``-``d2``.
 
     Returns the number of distinct resulting positions. A roll with no legal play gives
-    one result: the unchanged board with zero checker moves.
+    one result: the unchanged board with zero checker moves. ``two_move_doubles`` is the
+    variant where a double is played as two moves of its number, like any other roll.
     """
-    if d1 == d2:
+    if d1 == d2 and not two_move_doubles:
         return _generate_doubles(board, d1, out_boards, out_moves, out_counts, hashes)
     return _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes)
 
@@ -377,18 +378,20 @@ class _Scratch(threading.local):
 _scratch = _Scratch()
 
 
-def generate(board: np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def generate(board: np.ndarray, d1: int, d2: int, two_move_doubles: bool = False
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Legal plays of one board: (result boards (n, 26), moves (n, 4, 3), move counts (n,))."""
     s = _scratch
-    n = generate_into(board, d1, d2, s.boards, s.moves, s.counts, s.hashes)
+    n = generate_into(board, d1, d2, s.boards, s.moves, s.counts, s.hashes, two_move_doubles)
     return s.boards[:n].copy(), s.moves[:n].copy(), s.counts[:n].copy()
 
 
 @njit(cache=True)
-def generate_batch(boards, dice):
+def generate_batch(boards, dice, two_move_doubles=False):
     """Legal plays of many boards at once, for search, training and table builds.
 
-    ``boards`` is (N, 26) int8 and ``dice`` (N, 2). Returns ``offsets`` (N + 1,) and the
+    ``boards`` is (N, 26) int8 and ``dice`` (N, 2) (``two_move_doubles``: see
+    :func:`generate_into`). Returns ``offsets`` (N + 1,) and the
     concatenated results: the plays of board ``i`` are rows ``offsets[i]:offsets[i + 1]``.
     """
     count = boards.shape[0]
@@ -410,7 +413,8 @@ def generate_batch(boards, dice):
             grown_counts[:total] = all_counts[:total]
             all_boards, all_moves, all_counts = grown_boards, grown_moves, grown_counts
         n = generate_into(
-            boards[i], dice[i, 0], dice[i, 1], all_boards[total:], all_moves[total:], all_counts[total:], hashes
+            boards[i], dice[i, 0], dice[i, 1], all_boards[total:], all_moves[total:], all_counts[total:], hashes,
+            two_move_doubles,
         )
         total += n
         offsets[i + 1] = total

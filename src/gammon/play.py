@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .errors import IllegalPlayError, InvalidMoveError
 from .position import Position
+from .variant import STANDARD, Variant
 
 if TYPE_CHECKING:
     import numpy as np
@@ -171,12 +172,12 @@ class LegalPlays:
     (16, True, True, False)
     """
 
-    __slots__ = ("position", "dice", "_boards", "_moves", "_counts", "_plays", "_index")
+    __slots__ = ("position", "dice", "variant", "_boards", "_moves", "_counts", "_plays", "_index")
 
-
-    def __init__(self, position: Position, d1: int, d2: int) -> None:
+    def __init__(self, position: Position, d1: int, d2: int, variant: Variant = STANDARD) -> None:
         self.position = position
         self.dice = _check_dice(d1, d2)
+        self.variant = variant
         self._boards: np.ndarray | None = None
         self._index: dict[bytes, int] | None = None
 
@@ -184,7 +185,7 @@ class LegalPlays:
         if self._boards is None:
             from . import movegen
 
-            boards, moves, counts = movegen.generate(self.position.array(), *self.dice)
+            boards, moves, counts = movegen.generate(self.position.array(), *self.dice, self.variant.two_move_doubles)
             self._boards, self._moves, self._counts = boards, moves, counts
             self._plays: list[Play] | None = None
             self._index = None
@@ -249,7 +250,7 @@ class LegalPlays:
     def _check_uses_dice(self, play: Play) -> None:
         """The moves must be steps of the rolled dice (or bear-offs a larger die allows)."""
         d1, d2 = self.dice
-        dice = [d1] * 4 if d1 == d2 else [d1, d2]
+        dice = self.variant.moves_of(d1, d2)
         for move in play.moves:
             exact = [d for d in dice if d == move.pips]
             larger = [d for d in dice if move.target == OFF and d > move.pips]
@@ -291,12 +292,13 @@ class LegalPlays:
         return f"<LegalPlays for {self.dice[0]}-{self.dice[1]} ({shown}{more})>"
 
 
-def apply_play(position: Position, play: Play | str, dice: tuple[int, int] | None) -> Position:
+def apply_play(position: Position, play: Play | str, dice: tuple[int, int] | None,
+               variant: Variant = STANDARD) -> Position:
     """The position after ``play``, opponent to act; legality checked when ``dice`` is given."""
     from . import movegen
 
     if dice is not None:
-        legal = LegalPlays(position, *dice)
+        legal = LegalPlays(position, *dice, variant)
         index = legal.index(play)
         board = legal.boards()[index]
     else:

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .errors import InvalidPositionError
+from .variant import STANDARD, STANDARD_START, Variant
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,7 +70,6 @@ def _classes() -> dict[int, PositionClass]:
         movegen.CONTACT: PositionClass.CONTACT,
     }
 
-_STARTING_CHECKERS = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
 def _board_from_checkers(mover: Sequence[int], opponent: Sequence[int]) -> tuple[int, ...]:
@@ -107,7 +107,7 @@ class Position:
 
     def __init__(self, board: str | Sequence[int] | None = None, turn: Color = Color.WHITE) -> None:
         if board is None:
-            values = _board_from_checkers(_STARTING_CHECKERS, _STARTING_CHECKERS)
+            values = _board_from_checkers(STANDARD_START, STANDARD_START)
         elif isinstance(board, str):
             from .notation import position_id
 
@@ -125,6 +125,11 @@ class Position:
         self._hash = hash((values, turn))
 
     # -- construction -------------------------------------------------------------------
+    @classmethod
+    def starting(cls, variant: Variant = STANDARD, turn: Color = Color.WHITE) -> Position:
+        """The starting position of ``variant`` (nackgammon's differs from the standard game's)."""
+        return cls(_board_from_checkers(variant.start, variant.start), turn)
+
     @classmethod
     def from_checkers(
         cls, white: Sequence[int], black: Sequence[int], turn: Color = Color.WHITE
@@ -213,17 +218,17 @@ class Position:
         flip_into(self._board, flipped)
         return Position(tuple(flipped), self._turn.other)
 
-    def legal_plays(self, d1: int, d2: int) -> LegalPlays:
+    def legal_plays(self, d1: int, d2: int, variant: Variant = STANDARD) -> LegalPlays:
         """The legal plays for the roll ``d1``-``d2``: lazy, sized, supports ``in``."""
         from .play import LegalPlays
 
-        return LegalPlays(self, d1, d2)
+        return LegalPlays(self, d1, d2, variant)
 
-    def apply(self, play: Play | str, dice: tuple[int, int] | None = None) -> Position:
+    def apply(self, play: Play | str, dice: tuple[int, int] | None = None, variant: Variant = STANDARD) -> Position:
         """The position after ``play`` (checked against ``dice`` when given), opponent to act."""
         from .play import apply_play
 
-        return apply_play(self, play, dice)
+        return apply_play(self, play, dice, variant)
 
     # -- notations ----------------------------------------------------------------------
     def position_id(self) -> str:

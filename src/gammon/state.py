@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .errors import InvalidPositionError, NotationError
 from .notation import MAX_CUBE
 from .position import CHECKERS, Color, Position
+from .variant import STANDARD, Variant
 
 if TYPE_CHECKING:
     from .notation.fibs import FibsBoard
@@ -70,6 +71,7 @@ class GameState:
     or None for no limit. ``crawford`` marks the Crawford game itself (a side is 1-away in
     a match of 2 or more points); ``jacoby`` and ``beavers`` are money-play rules.
     ``status`` defaults to OVER when a side has borne off all 15 checkers, else PLAYING.
+    ``variant`` names the rules of play (nackgammon, two-move doubles; BPN's flags carry it).
 
     Every limit is checked here, where a state is made, so no state is accepted that fails
     later: a cube of at most :data:`~gammon.notation.MAX_CUBE` (2**15), scores of at most
@@ -95,6 +97,7 @@ class GameState:
     beavers: bool = False
     cube_limit: int | None = None
     status: GameStatus = None  # type: ignore[assignment]  # None: OVER if the position is won, else PLAYING
+    variant: Variant = STANDARD
 
     def __post_init__(self) -> None:
         if not isinstance(self.position, Position):
@@ -106,6 +109,8 @@ class GameState:
             if self.status not in list(GameStatus):
                 raise _invalid("status", f"status must be a GameStatus, got {self.status!r}")
             object.__setattr__(self, "status", GameStatus(self.status))
+        if not isinstance(self.variant, Variant):
+            raise _invalid("variant", f"variant must be a Variant, got {self.variant!r}")
         if self.resignation is not None and not isinstance(self.resignation, Resignation):
             if not _whole(self.resignation) or self.resignation not in list(Resignation):
                 raise _invalid("resignation", f"resignation must be a Resignation or None, got {self.resignation!r}")

@@ -25,6 +25,7 @@ from ..errors import InvalidPlayerError
 from ..play import LegalPlays, Play
 from ..position import Position
 from ..state import GameState
+from ..variant import STANDARD, Variant
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision, Hint, Response, equities
 from .cubeful import HOPELESS, CubefulSearch
@@ -50,6 +51,7 @@ class Bot:
         seed: int = 0,
         name: str | None = None,
         filters: tuple[MoveFilter, ...] = DEFAULT_FILTERS,
+        variant: Variant = STANDARD,
     ) -> None:
         if not 0 <= ply <= MAX_PLY:
             raise InvalidPlayerError(f"ply must be 0-{MAX_PLY}, got {ply}")
@@ -59,7 +61,7 @@ class Bot:
         self.ply = ply
         self.noise = noise
         self.name = name or (evaluator.name if ply == 0 else f"{evaluator.name}:{ply}")
-        self.search = Search(evaluator, filters)
+        self.search = Search(evaluator, filters, variant=variant)
         self._cubeful: CubefulSearch | None = None
         self._static_key: bytes | None = None
         self._static_value = np.zeros(5)
@@ -74,6 +76,19 @@ class Bot:
         reseed = getattr(self.evaluator, "reseed", None)
         if reseed is not None:
             reseed(evaluator_seed)
+
+    @property
+    def variant(self) -> Variant:
+        """The rules this bot plays by (its search generates plays and replies by them)."""
+        return self.search.variant
+
+    @variant.setter
+    def variant(self, variant: Variant) -> None:
+        if variant != self.search.variant:
+            self.search.variant = variant
+            self.search.clear_cache()
+            self._cubeful = None
+            self._static_key = None
 
     @property
     def cubeful(self) -> CubefulSearch:
@@ -163,6 +178,7 @@ class Bot:
     def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
         """The terminal game's opponent interface: ``choose(state, legal_plays) -> Play``."""
         d1, d2 = legal_plays.dice
+        self.variant = legal_plays.variant
         context = CubeContext.from_state(state) if isinstance(state, GameState) else None
         analysis = self.analyse(legal_plays.position.array(), d1, d2, context=context)
         index = self.choose_index(analysis)

@@ -136,7 +136,7 @@ class CubefulSearch:
         if live.any():
             rollers = flip_batch(after[live])
             n = rollers.shape[0]
-            chosen = best_replies(self.evaluator, rollers)
+            chosen = best_replies(self.evaluator, rollers, self.search.variant)
             child_values, child_probabilities = self.mover_values(chosen, contexts, plies - 1)
             values[live] = np.einsum("mrs,r->ms", child_values.reshape(n, len(ROLLS), -1), ROLL_WEIGHTS)
             probabilities[live] = np.einsum("mrk,r->mk", child_probabilities.reshape(n, len(ROLLS), 5), ROLL_WEIGHTS)
@@ -211,7 +211,7 @@ class CubefulSearch:
         if not 0 <= ply <= MAX_PLY:
             raise ValueError(f"ply must be 0-{MAX_PLY}, got {ply}")
         board = np.ascontiguousarray(board, np.int8)
-        children, moves, counts = movegen.generate(board, d1, d2)
+        children, moves, counts = movegen.generate(board, d1, d2, self.search.variant.two_move_doubles)
         n = children.shape[0]
         values, probabilities = self.mover_values(children, [context], 0)
         values = values[:, 0]

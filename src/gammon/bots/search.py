@@ -25,6 +25,7 @@ from .. import movegen
 from .evaluator import Evaluator, finished_batch, flip_batch
 from ..evaluation import Hint, Probabilities, equities, flip_probabilities
 from ..play import Play
+from ..variant import STANDARD, Variant
 
 #: The 21 distinct rolls and their probabilities (a non-double comes two ways out of 36).
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int8)
@@ -74,12 +75,12 @@ def segment_best(probabilities, offsets):
     return out
 
 
-def best_replies(evaluator: Evaluator, rollers: np.ndarray) -> np.ndarray:
+def best_replies(evaluator: Evaluator, rollers: np.ndarray, variant: Variant = STANDARD) -> np.ndarray:
     """For each board (side to roll's view) and each of the 21 rolls in :data:`ROLLS` order,
     the board after that side's best play at 0 ply: ``(len(rollers) * 21, 26)``."""
     parents = np.repeat(rollers, len(ROLLS), axis=0)
     dice = np.tile(ROLLS, (rollers.shape[0], 1))
-    offsets, children, _, _ = movegen.generate_batch(parents, dice)
+    offsets, children, _, _ = movegen.generate_batch(parents, dice, variant.two_move_doubles)
     first = evaluator.evaluate_children(parents, offsets, children)
     return children[segment_best(first, offsets)]
 
@@ -148,8 +149,10 @@ class Search:
         evaluator: Evaluator,
         filters: tuple[MoveFilter, ...] = DEFAULT_FILTERS,
         cache_size: int = 1 << 18,
+        variant: Variant = STANDARD,
     ) -> None:
         self.evaluator = evaluator
+        self.variant = variant
         self.filters = filters
         self.cache_size = cache_size
         self._cache: dict[tuple[bytes, int], np.ndarray] = {}
@@ -209,7 +212,7 @@ class Search:
         opponent = flip_batch(boards[live])
         count = opponent.shape[0]
         # The reply is chosen among its roll's plays, then valued as a position on its own.
-        chosen = best_replies(self.evaluator, opponent)
+        chosen = best_replies(self.evaluator, opponent, self.variant)
         replies = self.evaluator.evaluate_batch(chosen) if plies == 1 else self.value(chosen, plies - 1)
         ours = flip_probabilities(replies).reshape(count, len(ROLLS), 5)
         out[live] = np.einsum("mrk,r->mk", ours, ROLL_WEIGHTS)
@@ -225,7 +228,7 @@ class Search:
         if not 0 <= ply <= MAX_PLY:
             raise ValueError(f"ply must be 0-{MAX_PLY}, got {ply}")
         board = np.ascontiguousarray(board, np.int8)
-        children, moves, counts = movegen.generate(board, d1, d2)
+        children, moves, counts = movegen.generate(board, d1, d2, self.variant.two_move_doubles)
         n = children.shape[0]
         probabilities = self.evaluator.evaluate_children(board[None, :], np.array([0, n], np.int64), children)
         plies = np.zeros(n, np.int64)

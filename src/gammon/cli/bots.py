@@ -14,6 +14,7 @@ from ..players import LEVELS, parse_player, player_names
 from ..cube.context import CubeContext
 from ..errors import GammonError
 from ..notation import whole_number
+from ..variant import Variant, VariantError
 from .positions import read_dice, read_state
 
 if TYPE_CHECKING:
@@ -115,6 +116,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help=f"money play: the largest cube, a power of two, or 0 for none (implies --cube; "
                       f"default {DUEL_CUBE_LIMIT}: two bots that both misjudge a position redouble each other "
                       "without end, and a few such games would decide the mean)")
+    duel.add_argument("--variant", default="standard",
+                      help="the rules: standard, or a comma-separated list of nackgammon (its starting position) "
+                      "and two-move-doubles (a double is played as two moves, not four); gammon's own players only")
     duel.add_argument("--json", action="store_true", help="print one JSON object")
     duel.set_defaults(handler=_duel)
 
@@ -217,13 +221,21 @@ def _duel(args: argparse.Namespace) -> int:
     limit = (DUEL_CUBE_LIMIT if cube else None) if args.cube_limit is None else (args.cube_limit or None)
     if limit is not None and (limit < 1 or limit & (limit - 1)):
         raise DuelArgumentError(f"--cube-limit {args.cube_limit}: a power of two (1, 2, 4, 8, ...) or 0 for no limit")
-    parse_player(args.a), parse_player(args.b)  # fail before starting workers
+    try:
+        variant = Variant.parse(args.variant)
+    except VariantError as error:
+        raise DuelArgumentError(f"--variant: {error}") from None
+    for name in (args.a, args.b):  # fail before starting workers
+        spec = parse_player(name)
+        if not variant.standard and (spec.external or spec.name == "rollout"):
+            raise DuelArgumentError(f"--variant {variant}: {spec} plays the standard game only; "
+                                    "use gammon's own players (nn, pubeval, simple, random)")
     progress = sys.stderr.isatty()
     if args.match is not None:
-        result = match_duel(args.a, args.b, games, args.match, args.seed, args.workers, progress)
+        result = match_duel(args.a, args.b, games, args.match, args.seed, args.workers, progress, variant=variant)
     else:
         result = duel(args.a, args.b, games, args.seed, args.workers, progress, cube=cube,
-                      jacoby=args.jacoby, beavers=args.beavers, cube_limit=limit)
+                      jacoby=args.jacoby, beavers=args.beavers, cube_limit=limit, variant=variant)
     for note in result.notes:
         print(f"gammon duel: {note}", file=sys.stderr)
     print(result.to_json() if args.json else result.summary())
@@ -286,9 +298,14 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     ro.add_argument("--weights", required=True, help="the net to refine (.npz)")
     ro.add_argument("--output", required=True, help="where to write the refined net (.npz)")
     ro.add_argument("--positions", type=count(1), default=20000)
-    ro.add_argument("--trials", type=count(1), default=36, help="rollout games per position")
+    ro.add_argument("--trials", type=count(1), default=36,
+                    help="rollout games per position (each first roll equally often when a multiple of 36)")
+    ro.add_argument("--truncate", type=count(0), default=0,
+                    help="plays per trial before the net scores the board (0: to the end; 1 with 36 trials: 1 ply)")
+    ro.add_argument("--hidden", type=count(0), default=0, help="widen the net to this many hidden units first")
     ro.add_argument("--epochs", type=count(0), default=3)
     ro.add_argument("--alpha", type=float, default=0.01)
+    ro.add_argument("--alpha-final", type=float, default=None, help="step size of the last epoch (geometric decay)")
     ro.add_argument("--seed", type=count(0), default=1)
     ro.add_argument("--data", default=None, help="data set file (default OUTPUT with .rollouts.npz)")
     ro.add_argument("--workers", type=count(1), default=2)
@@ -365,7 +382,7 @@ def _train_rollouts(args: argparse.Namespace) -> int:
         writable_file("--data", args.data)
     try:
         train(args.weights, args.output, args.positions, args.trials, args.epochs, args.alpha, args.seed,
-              args.data, args.workers)
+              args.data, args.workers, truncate=args.truncate, hidden=args.hidden, alpha_final=args.alpha_final)
     except NetworkFileError as error:
         raise DuelArgumentError(str(error)) from None
     print(f"refined net written to {args.output}")

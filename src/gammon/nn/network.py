@@ -167,6 +167,22 @@ class Network:
             rng.uniform(-scale, scale, (NETS, OUTPUTS)),
         )
 
+    def widen(self, hidden: int, seed: int = 0, scale: float = 0.05) -> Network:
+        """The same net with ``hidden`` units: the new units get small random input weights and
+        zero output weights, so the wider net answers exactly as this one until it is trained."""
+        extra = hidden - self.hidden
+        if extra < 0:
+            raise ValueError(f"a net of {self.hidden} hidden units cannot be widened to {hidden}")
+        rng = np.random.default_rng([seed, hidden])
+        nets, inputs, _ = self.w1.shape
+        return Network(
+            np.concatenate([self.w1, rng.uniform(-scale, scale, (nets, inputs, extra))], axis=2),
+            np.concatenate([self.b1, rng.uniform(-scale, scale, (nets, extra))], axis=1),
+            np.concatenate([self.w2, np.zeros((nets, extra, OUTPUTS))], axis=1),
+            self.b2.copy(),
+            dict(self.meta),
+        )
+
     def copy(self) -> Network:
         return Network(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(), dict(self.meta))
 

@@ -11,8 +11,9 @@ gammon rules where the brief left BPN open:
   doubler, GameState's player on roll, is the other side);
 * the cube is ``n<value><owner>`` (owner 0 centred, 1 white, 2 black), always written
   with the owner digit; a bare power of two reads as a centred cube;
-* a sixth field of flags: ``c`` Crawford game, ``j`` Jacoby rule, ``b`` beavers;
-  written in that order and only when one is set.
+* a sixth field of flags: ``c`` Crawford game, ``j`` Jacoby rule, ``b`` beavers, and the
+  rule variant (:mod:`gammon.variant`): ``n`` nackgammon, ``t`` two-move doubles; written
+  in that order and only when one is set.
 
 BPN carries neither the game status, a resignation nor a cube limit: it describes a game
 being played, or one a side has won by bearing off all 15 (the placement shows it; read
@@ -27,6 +28,7 @@ import re
 from ..errors import NotationError
 from ..position import POINTS, Color
 from ..state import MAX_MATCH_LENGTH, GameState
+from ..variant import Variant
 from . import MAX_CUBE, _build, whole_number
 
 NOTATION = "BPN"
@@ -36,7 +38,7 @@ _BAR = re.compile(r"w(0|[1-9][0-9]?)b(0|[1-9][0-9]?)")
 _TURN = re.compile(r"([wb])(00|[1-6][1-6]|D)")
 _CUBE = re.compile(r"n([1-9][0-9]{0,19})")
 _MATCH = re.compile(r"([0-9]{1,6}):([0-9]{1,6}):([0-9]{1,6})")
-_FLAGS = "cjb"
+_FLAGS = "cjbnt"
 
 _OWNER_DIGIT = {None: "0", Color.WHITE: "1", Color.BLACK: "2"}
 _DIGIT_OWNER = {v: k for k, v in _OWNER_DIGIT.items()}
@@ -75,7 +77,9 @@ def format(state: GameState) -> str:  # noqa: A001 - the module's writer, as in 
         f"n{state.cube}{_OWNER_DIGIT[state.cube_owner]}",
         f"{state.score[Color.WHITE]}:{state.score[Color.BLACK]}:{state.match_length}",
     ]
-    flags = "".join(flag for flag, on in zip(_FLAGS, (state.crawford, state.jacoby, state.beavers)) if on)
+    variant = state.variant
+    switches = (state.crawford, state.jacoby, state.beavers, variant.nackgammon, variant.two_move_doubles)
+    flags = "".join(flag for flag, on in zip(_FLAGS, switches) if on)
     if flags:
         fields.append(flags)
     return "-".join(fields)
@@ -122,7 +126,7 @@ def parse(text: str) -> GameState:
     if len(parts) == 6:
         flags = parts[5]
         if not flags or any(f not in _FLAGS for f in flags) or len(set(flags)) != len(flags):
-            raise NotationError(NOTATION, "flags", flags, "each of c (Crawford), j (Jacoby), b (beavers) at most once")
+            raise NotationError(NOTATION, "flags", flags, "each of c (Crawford), j (Jacoby), b (beavers), n (nackgammon), t (two-move doubles) at most once")
 
     position = _build.position(NOTATION, "placement", placement, white, black, on_roll)
     mapping = {
@@ -134,6 +138,7 @@ def parse(text: str) -> GameState:
         "match_length": ("match", match_text),
         "crawford": ("flags", flags),
         "jacoby": ("flags", flags),
+        "variant": ("flags", flags),
         "position": ("placement", placement),
     }
     return _build.state(
@@ -150,6 +155,7 @@ def parse(text: str) -> GameState:
         crawford="c" in flags,
         jacoby="j" in flags,
         beavers="b" in flags,
+        variant=Variant(nackgammon="n" in flags, two_move_doubles="t" in flags),
     )
 
 

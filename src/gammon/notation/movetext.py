@@ -199,7 +199,7 @@ def resolve(journeys: Sequence[Journey], legal: LegalPlays, text: str) -> Play:
     steps = sum(1 if j.die is not None else len(j.stops) for j in journeys)
     if steps > _MAX_MOVES or legal.is_pass():
         raise _illegal(f"{text!r} is not legal with {roll}", plays)
-    reached = _play_out(board, journeys, (d1,) * 4 if d1 == d2 else (d1, d2))
+    reached = _play_out(board, journeys, tuple(legal.variant.moves_of(d1, d2)))
     index = {b.tobytes(): i for i, b in enumerate(legal.boards())}
     found: dict[int, int] = {}
     for key, quiet in reached.items():

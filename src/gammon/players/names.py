@@ -4,6 +4,7 @@
 ``random``         a uniformly random legal play
 ``pubeval``        Tesauro's public benchmark evaluator (pure: no bear-off tables)
 ``simple``         the article's trained heuristic, exact bear-off tables when built
+``untrained``      the same heuristic before training (pips and blocks only)
 ``nn``             gammon's neural net, exact bear-off tables when built
 ``ubgi:CMD``       any UBGI engine, started from the command line ``CMD``
 ``gnubg:PLY``      GNU Backgammon's command-line program (``gnubg -t``) at 0-3 ply
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from ..bots import LEVELS, MAX_PLY, Bot, CompositeEvaluator, Evaluator, load_bearoff
 from ..errors import InvalidPlayerError
 from ..notation import whole_number
+from ..variant import STANDARD, Variant
 from .engine import EnginePlayer
 from .protocol import Player
 
@@ -47,6 +49,14 @@ def _simple() -> Evaluator:
     return CompositeEvaluator(SimpleEvaluator(), load_bearoff())
 
 
+def _untrained() -> Evaluator:
+    """The article's heuristic before training (pips and blocks only), with the same bear-off
+    tables as ``simple``: the "untrained AI" of ../shared/seeds/003's rule experiment."""
+    from ..bots.simple import SimpleEvaluator, SimpleWeights
+
+    return CompositeEvaluator(SimpleEvaluator(SimpleWeights()), load_bearoff())
+
+
 def _nn() -> Evaluator:
     from ..nn.evaluator import nn_evaluator
     from ..nn.network import NetworkFileError
@@ -57,7 +67,9 @@ def _nn() -> Evaluator:
         raise InvalidPlayerError(f"player 'nn': {error}") from None
 
 
-_EVALUATORS: dict[str, Callable[[], Evaluator]] = {"random": _random, "pubeval": _pubeval, "simple": _simple, "nn": _nn}
+_EVALUATORS: dict[str, Callable[[], Evaluator]] = {
+    "random": _random, "pubeval": _pubeval, "simple": _simple, "untrained": _untrained, "nn": _nn,
+}
 
 #: Player kinds played by an external engine process (:class:`~gammon.players.EnginePlayer`).
 EXTERNAL_PLAYERS = ("ubgi", "gnubg")
@@ -174,7 +186,7 @@ def _parse_rollout(text: str, parts: list[str]) -> PlayerSpec:
     return PlayerSpec(ROLLOUT, trials=trials, inner=str(inner))
 
 
-def load_player(text: str | PlayerSpec, seed: int = 0) -> Player:
+def load_player(text: str | PlayerSpec, seed: int = 0, variant: Variant = STANDARD) -> Player:
     """The player a name gives (see the module docstring): a :class:`~gammon.bots.Bot` for
     gammon's own evaluators, an :class:`EnginePlayer` for ``ubgi:CMD`` and ``gnubg:PLY``.
 
@@ -183,6 +195,8 @@ def load_player(text: str | PlayerSpec, seed: int = 0) -> Player:
     '8/5 6/5'
     """
     spec = text if isinstance(text, PlayerSpec) else parse_player(text)
+    if not variant.standard and (spec.external or spec.name == ROLLOUT):
+        raise InvalidPlayerError(f"{spec} plays the standard game only, not {variant}")
     if spec.external:
         return EnginePlayer(spec)
     if spec.name == ROLLOUT:
@@ -191,4 +205,4 @@ def load_player(text: str | PlayerSpec, seed: int = 0) -> Player:
         inner = load_player(spec.inner, seed)
         assert isinstance(inner, Bot)
         return RolloutPlayer(inner, spec.trials, seed, name=str(spec))
-    return Bot(_EVALUATORS[spec.name](), spec.ply, spec.noise, seed, str(spec))
+    return Bot(_EVALUATORS[spec.name](), spec.ply, spec.noise, seed, str(spec), variant=variant)

@@ -7,12 +7,13 @@ probability ``keep``); each is rolled out ``trials`` times at 0 ply by the net i
 (trial ``t`` of position ``i`` takes dice stream ``(seed, i * trials + t)``, the first
 roll being the opponent's, who is on roll), and the net is then fitted to the averages by
 a few epochs of stochastic gradient descent in a seeded order. The data set is written
-to disk chunk by chunk, so a long job can stop and resume.
+to disk every minute, so a long job can stop and resume.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 
 import numpy as np
@@ -22,13 +23,15 @@ from .. import movegen
 from ..bots.evaluator import finished_probabilities
 from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import INPUTS, encode
-from ..nn.network import OUTPUTS, Network, net_of
+from ..nn.network import OUTPUTS, Network, forward, net_of
 from ..workers import Workers
 from .selfplay import MAX_TURNS, OPENING
 from .td import _choose, _step, flip_into, scratch
 
-#: Positions per chunk of the data set (one task of a worker, one save).
+#: Positions per chunk of the data set (one task of a worker).
 CHUNK = 200
+#: Seconds between saves of the growing data set (each save rewrites the whole file).
+SAVE_EVERY = 60.0
 
 
 @njit(cache=True)
@@ -62,8 +65,14 @@ def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
 
 
 @njit(cache=True)
-def rollout(w1, b1, w2, b2, boards, seed, first, trials):
-    """Mean outcome ``(N, 5)`` of ``trials`` games from each board, for the side that just moved."""
+def rollout(w1, b1, w2, b2, boards, seed, first, trials, truncate):
+    """Mean outcome ``(N, 5)`` of ``trials`` games from each board, for the side that just moved.
+
+    Trial ``t`` opens with ordered roll ``t % 36`` (with a multiple of 36 trials every first
+    roll comes equally often); later rolls come from the trial's stream. With ``truncate``
+    > 0 a trial stops after that many plays and scores the last board by the net, so 36
+    trials truncated after one play are exactly the net's 1-ply value of the board.
+    """
     children, moves, counts, hashes = movegen.play_buffers()
     x, hidden, raw, probs = scratch(w1)
     result = np.empty(OUTPUTS)
@@ -74,11 +83,18 @@ def rollout(w1, b1, w2, b2, boards, seed, first, trials):
             state = stream_state(seed, (first + i) * trials + t)
             board = movegen.flip_board(boards[i])
             ours = False  # the opponent is on roll
-            for _ in range(MAX_TURNS):
-                d1, d2 = next_roll(state)
+            d1 = t % 36 // 6 + 1
+            d2 = t % 6 + 1
+            for turn in range(MAX_TURNS):
+                if turn > 0:
+                    d1, d2 = next_roll(state)
                 n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
                 child = children[_choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs)]
-                if finished_probabilities(child, result):
+                done = finished_probabilities(child, result)
+                if not done and (turn + 1 == truncate or turn + 1 == MAX_TURNS):
+                    result[:] = probs
+                    done = True
+                if done:
                     if ours:
                         seen[:] = result
                     else:
@@ -107,15 +123,30 @@ def fit(w1, b1, w2, b2, boards, targets, order, alpha):
     return total / max(1, order.shape[0])
 
 
+@njit(cache=True)
+def held_error(w1, b1, w2, b2, boards, targets, rows):
+    """Mean squared error of the raw outputs on ``rows`` (positions never trained on)."""
+    x = np.zeros(INPUTS)
+    hidden = np.empty(w1.shape[2])
+    raw = np.empty(OUTPUTS)
+    total = 0.0
+    for i in rows:
+        encode(boards[i], x)
+        forward(w1, b1, w2, b2, net_of(boards[i]), x, hidden, raw)
+        for o in range(OUTPUTS):
+            total += (targets[i, o] - raw[o]) ** 2
+    return total / max(1, rows.shape[0])
+
+
 def _chunk_task(task: tuple) -> tuple[int, np.ndarray, np.ndarray]:
-    arrays, seed, index, trials, keep = task
+    arrays, seed, index, trials, truncate, keep = task
     boards = sample_positions(*arrays, seed, index * 1_000_000, CHUNK, keep)
-    targets = rollout(*arrays, boards, seed + 2, index * CHUNK, trials)
+    targets = rollout(*arrays, boards, seed + 2, index * CHUNK, trials, truncate)
     return index, boards, targets
 
 
 def build_dataset(network: Network, path: Path, positions: int, trials: int, seed: int, keep: float = 0.1,
-                  workers: int = 2, progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                  workers: int = 2, progress: bool = True, truncate: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Rolled-out positions, resumed from ``path`` (an ``.npz`` rewritten after every chunk)."""
     boards = np.empty((0, 26), np.int8)
     targets = np.empty((0, OUTPUTS))
@@ -129,17 +160,25 @@ def build_dataset(network: Network, path: Path, positions: int, trials: int, see
         from tqdm import tqdm
 
         bar = tqdm(total=chunks * CHUNK, initial=boards.shape[0], unit="pos", desc="rollouts")
-    tasks = [(network.arrays(), seed, i, trials, keep) for i in todo]
+    tasks = [(network.arrays(), seed, i, trials, truncate, keep) for i in todo]
+    new_boards: list[np.ndarray] = []
+    new_targets: list[np.ndarray] = []
     try:
         with Workers(workers) as pool:
-            for _, b, t in pool.imap(_chunk_task, tasks):  # in order: the file grows chunk by chunk
-                boards = np.concatenate([boards, b])
-                targets = np.concatenate([targets, t])
-                temporary = path.with_name(path.name + ".tmp.npz")
-                np.savez(temporary, boards=boards, targets=targets)
-                temporary.replace(path)
+            saved = time.monotonic()
+            for number, (_, b, t) in enumerate(pool.imap(_chunk_task, tasks), 1):  # in order
+                new_boards.append(b)
+                new_targets.append(t)
                 if bar is not None:
                     bar.update(b.shape[0])
+                if number == len(tasks) or time.monotonic() - saved > SAVE_EVERY:
+                    boards = np.concatenate([boards, *new_boards])
+                    targets = np.concatenate([targets, *new_targets])
+                    new_boards, new_targets = [], []
+                    temporary = path.with_name(path.name + ".tmp.npz")
+                    np.savez(temporary, boards=boards, targets=targets)
+                    temporary.replace(path)
+                    saved = time.monotonic()
     finally:
         if bar is not None:
             bar.close()
@@ -147,26 +186,49 @@ def build_dataset(network: Network, path: Path, positions: int, trials: int, see
 
 
 def train(weights: str | Path, output: str | Path, positions: int, trials: int, epochs: int, alpha: float,
-          seed: int = 1, data: str | Path | None = None, workers: int = 2, progress: bool = True) -> Network:
-    """Refine the net in ``weights`` on rolled-out self-play positions; writes ``output``."""
+          seed: int = 1, data: str | Path | None = None, workers: int = 2, progress: bool = True,
+          truncate: int = 0, hidden: int = 0, alpha_final: float | None = None, holdout: float = 0.05) -> Network:
+    """Refine the net in ``weights`` on rolled-out self-play positions; writes ``output``.
+
+    The rollouts are made by the net in ``weights`` (``truncate`` > 0 stops each trial after
+    that many plays and scores the board by the net). ``hidden`` > its width widens it first.
+    The step size falls geometrically from ``alpha`` to ``alpha_final`` over the epochs; a
+    ``holdout`` share of the positions is never trained on and measures the error.
+    """
     network = Network.load(weights)
     data_path = Path(data) if data else Path(output).with_suffix(".rollouts.npz")
-    boards, targets = build_dataset(network, data_path, positions, trials, seed, workers=workers, progress=progress)
-    w1, b1, w2, b2 = (a.copy() for a in network.arrays())
+    boards, targets = build_dataset(network, data_path, positions, trials, seed, workers=workers, progress=progress,
+                                    truncate=truncate)
+    if hidden > network.hidden:
+        network = network.widen(hidden, seed)
+    w1, b1, w2, b2 = (a.astype(np.float64) for a in network.arrays())
     rng = np.random.default_rng(seed)
-    errors = []
-    for _ in range(epochs):
-        errors.append(float(fit(w1, b1, w2, b2, boards, targets, rng.permutation(boards.shape[0]), alpha)))
+    shuffled = rng.permutation(boards.shape[0])
+    held = shuffled[: int(holdout * boards.shape[0])]
+    used = shuffled[held.shape[0]:]
+    final = alpha if alpha_final is None else alpha_final
+    errors, held_errors = [], [float(held_error(w1, b1, w2, b2, boards, targets, held))]
+    for epoch in range(epochs):
+        step = alpha * (final / alpha) ** (epoch / max(1, epochs - 1))
+        errors.append(float(fit(w1, b1, w2, b2, boards, targets, rng.permutation(used), step)))
+        held_errors.append(float(held_error(w1, b1, w2, b2, boards, targets, held)))
+        if progress:
+            print(f"epoch {epoch + 1}/{epochs}: alpha {step:.4g}, training mse {errors[-1]:.6f}, "
+                  f"held-out mse {held_errors[-1]:.6f}", flush=True)
     refined = Network(w1, b1, w2, b2, dict(network.meta))
     refined.meta["refined"] = {
         "trainer": "gammon train rollouts",
         "from": str(weights),
         "positions": int(boards.shape[0]),
         "trials": trials,
+        "truncate": truncate,
+        "hidden": refined.hidden,
         "epochs": epochs,
         "alpha": alpha,
+        "alpha_final": final,
         "seed": seed,
         "mse_by_epoch": errors,
+        "held_out_mse_by_epoch": held_errors,
     }
     refined.save(output)
     return refined
