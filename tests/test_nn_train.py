@@ -48,7 +48,7 @@ def test_rollouts_refinement(tmp_path) -> None:
     start.save(tmp_path / "start.npz", dtype=np.float64)
     boards = rollouts.sample_positions(*start.arrays(), 5, 0, 6, 0.5)
     assert boards.shape == (6, 26) and (boards[:, 1:25] != 0).any()
-    targets = rollouts.rollout(*start.arrays(), boards[:2], 5, 0, 3)
+    targets = rollouts.rollout(*start.arrays(), boards[:2], 5, 0, 3, 0)
     assert targets.shape == (2, 5) and ((targets >= 0) & (targets <= 1)).all()
     assert (targets[:, 1] <= targets[:, 0]).all() and (targets[:, 3] <= 1 - targets[:, 0] + 1e-12).all()
     args = ["train", "rollouts", "--weights", str(tmp_path / "start.npz"), "--output", str(tmp_path / "r.npz"),
@@ -57,6 +57,45 @@ def test_rollouts_refinement(tmp_path) -> None:
     refined = Network.load(tmp_path / "r.npz")
     assert refined.meta["refined"]["positions"] == 10
     assert not np.array_equal(refined.w1.astype(np.float32), start.w1.astype(np.float32))
+
+
+def test_a_rollout_truncated_after_one_play_with_every_roll_is_the_one_ply_value() -> None:
+    """36 trials, one for each ordered first roll, stopped after the reply: the net's 1-ply
+    value of the board as the search computes it (the search's own code, another route)."""
+    from gammon.bots.search import Search
+    from gammon.nn.evaluator import NNEvaluator, load_network
+    from gammon.train import rollouts
+
+    network = load_network()
+    arrays = tuple(a.astype(np.float64) for a in network.arrays())
+    boards = rollouts.sample_positions(*arrays, 9, 0, 40, 0.2)
+    rolled = rollouts.rollout(*arrays, boards, 4, 0, 36, 1)
+    searched = Search(NNEvaluator(network)).value(boards, 1)
+    assert np.allclose(rolled, searched, atol=1e-5)
+    deeper = rollouts.rollout(*arrays, boards, 4, 0, 72, 2)  # another depth, not the same numbers
+    assert not np.allclose(deeper, rolled, atol=1e-3)
+
+
+def test_a_widened_net_answers_as_before_until_trained(tmp_path) -> None:
+    from gammon.train import rollouts
+
+    start = Network.random(8, seed=2)
+    wide = start.widen(20, seed=3)
+    assert wide.hidden == 20
+    boards = rollouts.sample_positions(*start.arrays(), 5, 0, 30, 0.5)
+    assert np.allclose(start.evaluate(boards), wide.evaluate(boards), atol=1e-12)
+    with pytest.raises(ValueError, match="cannot be widened"):
+        wide.widen(10)
+    start.save(tmp_path / "start.npz", dtype=np.float64)
+    args = ["train", "rollouts", "--weights", str(tmp_path / "start.npz"), "--output", str(tmp_path / "w.npz"),
+            "--positions", "200", "--trials", "36", "--truncate", "1", "--hidden", "12", "--epochs", "2",
+            "--alpha", "0.05", "--alpha-final", "0.01", "--workers", "1"]
+    assert main(args) == 0
+    refined = Network.load(tmp_path / "w.npz")
+    info = refined.meta["refined"]
+    assert refined.hidden == 12 and info["truncate"] == 1 and info["alpha_final"] == 0.01
+    assert len(info["mse_by_epoch"]) == 2 and len(info["held_out_mse_by_epoch"]) == 3
+    assert info["held_out_mse_by_epoch"][-1] < info["held_out_mse_by_epoch"][0]  # it learnt, off the training set
 
 
 def test_second_phase_starts_from_given_weights(tmp_path) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from .. import movegen
-from ..bots.evaluator import finished_probabilities
+from ..bots.evaluator import finished_probabilities, impossible_outcomes
 from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import INPUTS, encode
 from ..nn.network import OUTPUTS, Network, forward, net_of
@@ -93,6 +93,7 @@ def rollout(w1, b1, w2, b2, boards, seed, first, trials, truncate):
                 done = finished_probabilities(child, result)
                 if not done and (turn + 1 == truncate or turn + 1 == MAX_TURNS):
                     result[:] = probs
+                    impossible_outcomes(child.reshape(1, 26), result.reshape(1, OUTPUTS))  # as evaluators do
                     done = True
                 if done:
                     if ours:
