@@ -193,3 +193,22 @@ def test_the_command_refuses_what_cannot_play_a_variant() -> None:
     good = run("pubeval", "random", "--games", "4", "--workers", "1", "--variant", "nackgammon", "--json")
     assert good.returncode == 0, good.stderr
     assert json.loads(good.stdout)["variant"] == "nackgammon"
+
+
+def test_the_engine_plays_the_variant_a_bpn_names() -> None:
+    import io
+
+    from gammon.engine_server import UbgiEngine
+
+    def converse(lines: list[str]) -> list[str]:
+        out = io.StringIO()
+        UbgiEngine("pubeval", 0, out).run(iter(line + "\n" for line in lines))
+        return out.getvalue().splitlines()
+
+    for flags, variant in (("", STANDARD), ("-t", TWO_MOVES)):
+        out = converse([f"position bpn b4E1C3eE3c1e4B-w0b0-w00-n10-0:0:0{flags}", "dice 4 4", "go role chequer"])
+        best = [line.split(" ", 1)[1] for line in out if line.startswith("bestmove")]
+        assert len(best) == 1 and Position().legal_plays(4, 4, variant).parse_ubgi(best[0])
+        assert (len(best[0].split()) <= 2) == variant.two_move_doubles
+    out = converse(["position bpn b4E1C3eE3c1e4B-w0b0-w00-n10-0:0:0-t", "dice 4 4", "go trials 36"])
+    assert any(line.startswith("error unsupported_feature") and "standard game only" in line for line in out), out

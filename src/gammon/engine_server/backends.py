@@ -61,6 +61,12 @@ class Backend(Protocol):
 _WARM_UP = GameState(dice=(2, 1))
 
 
+def _standard_only(state: GameState, what: str) -> None:
+    """Refuse a rule variant (BPN's flags ``n``, ``t``) to what plays the standard game only."""
+    if not state.variant.standard:
+        raise UnsupportedFeatureError("unsupported_feature", f"{what} plays the standard game only, not {state.variant}")
+
+
 class LocalBackend:
     """One of gammon's players (``nn``, ``pubeval:1:advanced``, ...)."""
 
@@ -79,6 +85,7 @@ class LocalBackend:
                 report: Report) -> list[Hint]:
         """Deepen one ply at a time; ``stop`` interrupts the depth in progress (0 ply always completes)."""
         assert state.dice is not None
+        self.player.variant = state.variant  # a BPN with variant flags: the search plays by them
         board = state.position.array()
         context = CubeContext.from_state(state) if cubeful else None
         hints: list[Hint] = []
@@ -109,6 +116,7 @@ class LocalBackend:
         from ..rollout.player import RolloutPlayer
 
         assert state.dice is not None
+        _standard_only(state, "rollouts")
         context = CubeContext.from_state(state) if cubeful else None
         board = state.position.array()
         fast = Bot(self.player.evaluator, name=self.player.evaluator.name)
@@ -128,6 +136,7 @@ class LocalBackend:
     def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeDecision:
         """The decision at the deepest ply reached before ``stop`` (0 ply always completes), as
         the answer to the question the state asks (``offered``: take or drop)."""
+        self.player.variant = state.variant
         context = CubeContext.from_state(state)
         board = state.position.array()
         search = self.player.search
@@ -152,6 +161,7 @@ class LocalBackend:
         return dataclasses.replace(decision, offered=state.double_offered, depth=reached, info=info)
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
+        self.player.variant = state.variant
         context = CubeContext.from_state(state)
         value, probabilities = self.player.cubeful.value(state.position.array(), context, depth)
         p = probabilities
@@ -202,6 +212,7 @@ class EngineBackend:
     def analyse(self, state: GameState, depth: int, multipv: int, cubeful: bool, stop: StopSignal,
                 report: Report) -> list[Hint]:
         assert state.dice is not None
+        _standard_only(state, "an external engine")
         mode = "cubeful" if cubeful else "cubeless"
         if mode != self._mode:
             self.engine.try_configure("EvalMode", mode)  # one that refuses plays by its own mode
@@ -219,6 +230,7 @@ class EngineBackend:
         return hints
 
     def cube(self, state: GameState, depth: int, cubeful: bool, stop: StopSignal) -> CubeDecision:
+        _standard_only(state, "an external engine")
         return self.engine.cube(state, Limit(depth=depth))
 
     def evaluate(self, state: GameState, depth: int, cubeful: bool) -> dict[str, float]:
