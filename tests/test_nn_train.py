@@ -104,9 +104,13 @@ def test_second_phase_starts_from_given_weights(tmp_path) -> None:
     after = train(tmp_path / "b", 2, second, progress=False)
     assert np.abs(after.w1 - first.w1).max() < 0.05  # small steps away from phase 1's weights
     assert not np.array_equal(after.w1, first.w1)
-    wrong = Settings(**{**second.__dict__, "hidden": 5})
+    narrower = Settings(**{**second.__dict__, "hidden": TINY.hidden - 1})
     with pytest.raises(TrainingStateError, match="hidden units"):
-        train(tmp_path / "c", 2, wrong, progress=False)
+        train(tmp_path / "c", 2, narrower, progress=False)
+    wider = Settings(**{**second.__dict__, "hidden": TINY.hidden + 3})  # phase 1's net, widened, goes on
+    grown = train(tmp_path / "d", 2, wider, progress=False)
+    assert grown.hidden == TINY.hidden + 3
+    assert np.abs(grown.w1[:, :, :TINY.hidden] - first.w1).max() < 0.05
 
 
 def test_average_of_snapshots(tmp_path) -> None:

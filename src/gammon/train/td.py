@@ -356,11 +356,12 @@ def train(
         seconds = float(network.meta.get("seconds", 0.0))  # type: ignore[arg-type]
     elif settings.init:
         network = Network.load(settings.init)
-        if (network.hidden, network.features_version) != (settings.hidden, settings.features):
+        if network.hidden > settings.hidden or network.features_version != settings.features:
             raise TrainingStateError(
                 f"{settings.init} has {network.hidden} hidden units and feature encoding v{network.features_version}, "
-                f"not {settings.hidden} and v{settings.features}"
+                f"not at most {settings.hidden} and v{settings.features}"
             )
+        network = network.widen(settings.hidden, settings.seed)  # a narrower net grows, answering as before
         network.meta = {}
     else:
         network = Network.random(settings.hidden, settings.seed, features=settings.features)
