@@ -109,7 +109,9 @@ class Analysis:
         return np.lexsort((np.arange(len(self.plies)), -self.equities(), -self.plies))
 
     def best(self) -> int:
-        return int(self.ranking()[0])
+        """The first of :meth:`ranking`, without sorting: the best equity among the deepest."""
+        deepest = np.flatnonzero(self.plies == self.plies.max())
+        return int(deepest[np.argmax(self.equities()[deepest])])
 
     def probabilities_of(self, index: int) -> Probabilities:
         return Probabilities.from_array(self.probabilities[index])
