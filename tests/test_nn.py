@@ -35,8 +35,14 @@ def test_opening_features() -> None:
     assert x.shape == (INPUTS,)
     # The opening is symmetric: both sides read the same inputs.
     np.testing.assert_array_equal(x[:SIDE_INPUTS], x[SIDE_INPUTS : 2 * SIDE_INPUTS])
-    extras = x[2 * SIDE_INPUTS :].reshape(2, features.SIDE_EXTRAS)
+    extras = x[2 * SIDE_INPUTS : features.VERSION_INPUTS[2]].reshape(2, features.SIDE_EXTRAS)
     np.testing.assert_array_equal(extras[0], extras[1])
+    third = x[features.VERSION_INPUTS[2] :].reshape(2, features.SIDE_EXTRAS_3)
+    np.testing.assert_array_equal(third[0], third[1])
+    # a lone checker on the 24-point cannot pass the 19-, 17- and 12-points: fully contained
+    assert third[0, features.CONTAIN] == 1.0 and third[0, features.BACKGAME] == 0.0
+    assert third[0, features.TIMING] == pytest.approx((5 * 7 + 3 * 2 + 2 * 18) / 100)  # 13, 8, 24 beyond the 6
+    assert third[0, features.BURIED] == 0.0
     assert extras[0, features.BREAK_CONTACT] == pytest.approx(1.52)  # 167 pips less 1 for each checker
     assert extras[0, features.ENTER] == pytest.approx(1 / 36)  # one point (the 6-point) closed
     units = x[: features.POINT_UNITS].reshape(24, 4)

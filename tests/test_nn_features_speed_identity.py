@@ -303,10 +303,13 @@ def reference_encode(board, out):
     _encode_side(flip_board(board), out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS)
 
 
+V2_INPUTS = features.VERSION_INPUTS[2]
+
+
 @njit
 def reference_encode_batch(boards):
-    """The inputs of many boards, ``(N, INPUTS)``."""
-    out = np.empty((boards.shape[0], INPUTS))
+    """The version-2 inputs of many boards, ``(N, 220)``."""
+    out = np.empty((boards.shape[0], V2_INPUTS))
     for i in range(boards.shape[0]):
         reference_encode(boards[i], out[i])
     return out
@@ -349,7 +352,33 @@ def _random_deals(count: int, seed: int) -> np.ndarray:
 
 
 def _assert_same(boards: np.ndarray) -> None:
-    np.testing.assert_array_equal(features.encode_batch(boards), reference_encode_batch(boards))
+    """The version-2 inputs (the reference's) are a prefix of what the encoder writes."""
+    np.testing.assert_array_equal(features.encode_batch(boards)[:, : features.VERSION_INPUTS[2]],
+                                  reference_encode_batch(boards))
+
+
+def _reference_containment(view: np.ndarray) -> int:
+    """The containment feature by another route: each start point's escapes rolled out by
+    :func:`features._reaches_past` (the rear-checker escapes' own step rule)."""
+    fewest = 36
+    for s in range(13, 25):
+        ahead = [p for p in range(max(1, s - 12), s) if view[p] <= -2]
+        if not ahead:
+            continue
+        limit = min(ahead)
+        windowed = view.copy()  # the feature looks 12 pips ahead: points farther on are open
+        windowed[1 : s - 12] = np.maximum(windowed[1 : s - 12], 0)
+        count = sum((1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
+                    if features._reaches_past(windowed, s, limit, a, b))
+        fewest = min(fewest, count)
+    return fewest
+
+
+def test_containment_agrees_with_stepping_the_checker() -> None:
+    boards = np.concatenate([_random_play(10, seed=31), _random_deals(300, seed=32)])
+    for board in boards:
+        for view in (board, flip_board(board)):
+            assert features.containment(view) == _reference_containment(view), view
 
 
 def test_random_play_encodes_as_the_reference() -> None:

@@ -15,7 +15,13 @@ Both sides get the same :data:`SIDE_INPUTS` inputs, each read from its own side'
   shots are the classic "hitting shots" feature; the other side's measure its threats;
 * (version 2, after both sides' inputs above) double shots, the pips a hit costs on
   average, how hard it is to enter against the opponent's home board, and the pips this
-  side must still move to get past the opponent's rearmost checker (break contact).
+  side must still move to get past the opponent's rearmost checker (break contact);
+* (version 3, after those) containment: how few rolls (of 36) would carry a lone checker
+  of this side past the opponent's points, at the worst place in the 13-24 points (a
+  prime's strength even with no checker behind it yet, from a table of every 12-point
+  pattern); backgame (two or more anchors in the opponent's home board); timing (the pips
+  outside this side's home board, what it can still move before its board crunches); and
+  the checkers buried on the 1- to 3-points.
 
 Everything is compiled; :func:`encode_into` writes into a caller's row so a batch or a
 game loop allocates nothing. Shots are counted with bitmasks of points, every checker at
@@ -37,11 +43,20 @@ SIDE_INPUTS = 106
 #: double shots, pip loss, the opponent's home-board strength and the pips to break contact.
 DOUBLE_SHOTS, PIP_LOSS, ENTER, BREAK_CONTACT = range(4)
 SIDE_EXTRAS = 4
-#: Inputs of each encoding version; a version-1 net reads the first 212 (a prefix of version 2).
-VERSION_INPUTS = {1: 2 * SIDE_INPUTS, 2: 2 * SIDE_INPUTS + 2 * SIDE_EXTRAS}
-#: The newest encoding, what :func:`encode` writes and new nets use.
+#: Version 3 appends, for each side, four more after all of version 2's.
+CONTAIN, BACKGAME, TIMING, BURIED = range(4)
+SIDE_EXTRAS_3 = 4
+#: Inputs of each encoding version; each is a prefix of the next (a version-1 net reads the
+#: first 212 inputs, a version-2 net the first 220).
+VERSION_INPUTS = {
+    1: 2 * SIDE_INPUTS,
+    2: 2 * SIDE_INPUTS + 2 * SIDE_EXTRAS,
+    3: 2 * SIDE_INPUTS + 2 * SIDE_EXTRAS + 2 * SIDE_EXTRAS_3,
+}
+#: The encoding new nets use unless told otherwise (the shipped net's).
 FEATURES_VERSION = 2
-INPUTS = VERSION_INPUTS[FEATURES_VERSION]
+#: What :func:`encode` writes: the newest encoding, of which every older one is a prefix.
+INPUTS = VERSION_INPUTS[max(VERSION_INPUTS)]
 
 
 @njit(cache=True, inline="always")
@@ -209,7 +224,75 @@ def escapes(view):
 
 
 @njit(cache=True)
-def _encode_side(view, out, base, extras):
+def _escape_table():
+    """Rolls (of 36) that carry a lone checker past every blocked point of a 12-point pattern.
+
+    Bit ``j`` of the index is the point ``12 - j`` pips ahead; a roll escapes when the
+    checker's steps land only on open points until it is beyond the farthest blocked one
+    (a double moves up to four times). No blocked point: 36.
+    """
+    table = np.empty(1 << 12, np.int64)
+    for mask in range(1 << 12):
+        far = 0
+        for distance in range(1, 13):
+            if mask & (1 << (12 - distance)):
+                far = distance
+        if far == 0:
+            table[mask] = 36
+            continue
+        count = 0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                escaped = False
+                if d1 == d2:
+                    at = 0
+                    for _ in range(4):
+                        at += d1
+                        if at <= 12 and mask & (1 << (12 - at)):
+                            break
+                        if at > far:
+                            escaped = True
+                            break
+                else:
+                    for order in range(2):
+                        a = d1 if order == 0 else d2
+                        b = d2 if order == 0 else d1
+                        if a <= 12 and mask & (1 << (12 - a)):
+                            continue
+                        if a > far:
+                            escaped = True
+                            break
+                        c = a + b
+                        if c > far and not (c <= 12 and mask & (1 << (12 - c))):
+                            escaped = True
+                            break
+                if escaped:
+                    count += 1 if d1 == d2 else 2
+        table[mask] = count
+    return table
+
+
+_ESCAPES = _escape_table()
+
+
+@njit(cache=True)
+def containment(view):
+    """The fewest rolls (of 36) with which a lone checker of this side on one of the 13- to
+    24-points gets past the opponent's made points ahead of it: the opponent's blockade."""
+    blocked = np.int64(0)
+    for p in range(1, 25):
+        if view[p] <= -2:
+            blocked |= np.int64(1) << p
+    fewest = 36
+    for s in range(13, 25):
+        escapes = _ESCAPES[(blocked >> (s - 12)) & 0xFFF]
+        if escapes < fewest:
+            fewest = escapes
+    return fewest
+
+
+@njit(cache=True)
+def _encode_side(view, out, base, extras, extras3):
     """The inputs of the side that is positive in ``view``, into ``out[base:base + SIDE_INPUTS]``."""
     pips = 0
     on_board = 0
@@ -282,14 +365,28 @@ def _encode_side(view, out, base, extras):
         if view[p] > 0:
             behind += view[p] * (p - rearmost)
     out[extras + BREAK_CONTACT] = behind / 100.0
+    out[extras3 + CONTAIN] = (36 - containment(view)) / 36.0
+    out[extras3 + BACKGAME] = 1.0 if anchors >= 2 else 0.0
+    outfield = 0
+    buried = 0
+    for p in range(1, 25):
+        n = view[p]
+        if n > 0:
+            if p > 6:
+                outfield += n * (p - 6)
+            elif p <= 3:
+                buried += n
+    out[extras3 + TIMING] = outfield / 100.0
+    out[extras3 + BURIED] = buried / 10.0
 
 
 @njit(cache=True)
 def encode_into(board, out, flipped):
     """:func:`encode`, with ``flipped`` (26 ``int8``) as room for the other side's view: no allocation."""
-    _encode_side(board, out, 0, 2 * SIDE_INPUTS)
+    third = 2 * SIDE_INPUTS + 2 * SIDE_EXTRAS
+    _encode_side(board, out, 0, 2 * SIDE_INPUTS, third)
     flip_into(board, flipped)
-    _encode_side(flipped, out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS)
+    _encode_side(flipped, out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS, third + SIDE_EXTRAS_3)
 
 
 @njit(cache=True)
