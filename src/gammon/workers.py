@@ -21,7 +21,12 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-__all__ = ["Workers", "available_cores"]
+from .errors import GammonError
+
+__all__ = ["RAY_EXTRA", "RayError", "Workers", "available_cores", "ray_imap", "ray_module"]
+
+#: How to get Ray, an optional extra.
+RAY_EXTRA = "pip install gammon[ray]"
 
 
 def available_cores() -> int:
@@ -116,3 +121,42 @@ class _Span:
 
     def __call__(self, part: tuple[int, int]) -> Any:
         return self.kernel(*part)
+
+
+class RayError(GammonError, RuntimeError):
+    """Ray is not installed, or the cluster named cannot be reached; the message says what to do."""
+
+
+def ray_module() -> Any:
+    """Ray, or a :class:`RayError` saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise RayError(f"--ray needs Ray, which is not installed: {RAY_EXTRA}") from None
+    return ray
+
+
+def ray_imap(address: str, function: Callable[..., Any], shared: tuple, tasks: Iterable[Any]) -> Iterator[Any]:
+    """``function(*shared, task)`` for each task as Ray tasks, yielded in the tasks' order.
+
+    ``shared`` goes to the cluster once (``ray.put``); ``auto`` joins the running cluster (or
+    the instance this process already started with ``ray.init``). Closing the iterator early
+    cancels the tasks still queued. The tasks' order fixes the results, as with
+    :class:`Workers`, so a seeded job gives the same answer on a cluster as on this machine.
+    """
+    ray = ray_module()
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as error:
+            raise RayError(f"--ray {address}: cannot reach a Ray cluster ({error}); start one with "
+                           "'ray start --head', or name its address") from None
+    remote = ray.remote(function)
+    refs = [ray.put(value) for value in shared]
+    futures = [remote.remote(*refs, task) for task in tasks]
+    try:
+        for future in futures:
+            yield ray.get(future)
+    finally:
+        for future in futures:
+            ray.cancel(future)

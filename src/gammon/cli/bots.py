@@ -309,6 +309,8 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     ro.add_argument("--seed", type=count(0), default=1)
     ro.add_argument("--data", default=None, help="data set file (default OUTPUT with .rollouts.npz)")
     ro.add_argument("--workers", type=count(1), default=2)
+    ro.add_argument("--ray", default=None, metavar="auto|ADDRESS",
+                    help="build the data set on a Ray cluster (auto: the running one); pip install gammon[ray]")
     ro.set_defaults(handler=_train_rollouts)
 
     avg = which.add_parser(
@@ -376,13 +378,17 @@ def _train_td(args: argparse.Namespace) -> int:
 def _train_rollouts(args: argparse.Namespace) -> int:
     from ..nn.network import NetworkFileError
     from ..train.rollouts import train
+    from ..workers import ray_module
 
     writable_file("--output", args.output)
     if args.data is not None:
         writable_file("--data", args.data)
+    if args.ray is not None:
+        ray_module()  # Ray missing: say how to install it before any work
     try:
         train(args.weights, args.output, args.positions, args.trials, args.epochs, args.alpha, args.seed,
-              args.data, args.workers, truncate=args.truncate, hidden=args.hidden, alpha_final=args.alpha_final)
+              args.data, args.workers, truncate=args.truncate, hidden=args.hidden, alpha_final=args.alpha_final,
+              ray=args.ray)
     except NetworkFileError as error:
         raise DuelArgumentError(str(error)) from None
     print(f"refined net written to {args.output}")

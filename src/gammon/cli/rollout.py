@@ -82,8 +82,7 @@ def _player_name(player: str, ply: int | None) -> str:
 
 def _rollout(args: argparse.Namespace) -> int:
     from ..rollout import rollout
-    from ..rollout.run import ray_module
-    from ..workers import available_cores
+    from ..workers import available_cores, ray_module
 
     state = read_state(args.position)
     name = _player_name(args.player, args.ply)

@@ -23,7 +23,7 @@ from ..errors import GammonError
 from ..evaluation import Probabilities
 from ..position import Position
 from ..state import GameState, GameStatus
-from ..workers import Workers
+from ..workers import RAY_EXTRA, Workers, ray_imap
 from .trial import COLUMNS, Roller
 
 #: Trials per task, and the checkpoints of a standard-error target: a multiple of 36, so every
@@ -33,9 +33,6 @@ BLOCK = 36
 DEFAULT_TRIALS = 1296
 #: Outputs by name, as ``--json`` and :meth:`RolloutResult.as_dict` key them.
 PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
-#: The pip command that installs the optional Ray support.
-RAY_EXTRA = "pip install gammon[ray]"
-
 #: A bot, or a picklable function that makes one (each worker and Ray task builds its own):
 #: ``functools.partial(gammon.players.load_player, "nn")``.
 BotSource = Bot | Callable[[], Bot]
@@ -159,38 +156,6 @@ def _ray_block(run: str, source: BotSource, truncate: int | None, variance_reduc
     return _block(task)
 
 
-def ray_module() -> Any:
-    """Ray, or a :class:`RolloutError` saying how to install it."""
-    try:
-        import ray
-    except ImportError:
-        raise RolloutError(f"--ray needs Ray, which is not installed: {RAY_EXTRA}") from None
-    return ray
-
-
-def _ray_results(address: str, source: BotSource, truncate: int | None, variance_reduction: bool,
-                 tasks: list[tuple]) -> Iterator[np.ndarray]:
-    """Blocks on Ray, in order; an address of ``auto`` joins the running cluster (or the
-    instance this process already started with ``ray.init``)."""
-    ray = ray_module()
-    if not ray.is_initialized():
-        try:
-            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-        except (ConnectionError, ValueError, RuntimeError) as error:
-            raise RolloutError(f"--ray {address}: cannot reach a Ray cluster ({error}); start one with "
-                               "'ray start --head', or name its address") from None
-    remote = ray.remote(_ray_block)
-    source_ref = ray.put(source)
-    run = uuid.uuid4().hex
-    futures = [remote.remote(run, source_ref, truncate, variance_reduction, task) for task in tasks]
-    try:
-        for future in futures:
-            yield ray.get(future)
-    finally:
-        for future in futures:
-            ray.cancel(future)
-
-
 def _position(position: Position | GameState | np.ndarray, cube: bool,
               context: CubeContext | None) -> tuple[np.ndarray, CubeContext | None]:
     """The kernel board of the side on roll and its cube context (None: cubeless)."""
@@ -264,7 +229,8 @@ def rollout(
     pool: Workers | None = None
     try:
         if ray is not None:
-            results: Iterator[np.ndarray] = _ray_results(ray, player, truncate, variance_reduction, tasks)
+            shared = (uuid.uuid4().hex, player, truncate, variance_reduction)
+            results: Iterator[np.ndarray] = ray_imap(ray, _ray_block, shared, tasks)
         else:
             pool = Workers(min(workers, len(tasks)), initializer=_start, initargs=(player, truncate, variance_reduction))
             results = pool.imap(_block, tasks)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from ..bots.evaluator import finished_probabilities, impossible_outcomes
 from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import INPUTS, encode
 from ..nn.network import OUTPUTS, Network, forward, net_of
-from ..workers import Workers
+from ..workers import Workers, ray_imap
 from .selfplay import MAX_TURNS, OPENING
 from .td import _choose, _step, flip_into, scratch
 
@@ -139,16 +140,22 @@ def held_error(w1, b1, w2, b2, boards, targets, rows):
     return total / max(1, rows.shape[0])
 
 
-def _chunk_task(task: tuple) -> tuple[int, np.ndarray, np.ndarray]:
-    arrays, seed, index, trials, truncate, keep = task
+def _chunk_task(arrays: tuple, task: tuple) -> tuple[int, np.ndarray, np.ndarray]:
+    """One chunk of the data set: its positions and their rollouts (a worker's or a Ray task's)."""
+    seed, index, trials, truncate, keep = task
     boards = sample_positions(*arrays, seed, index * 1_000_000, CHUNK, keep)
     targets = rollout(*arrays, boards, seed + 2, index * CHUNK, trials, truncate)
     return index, boards, targets
 
 
 def build_dataset(network: Network, path: Path, positions: int, trials: int, seed: int, keep: float = 0.1,
-                  workers: int = 2, progress: bool = True, truncate: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Rolled-out positions, resumed from ``path`` (an ``.npz`` rewritten after every chunk)."""
+                  workers: int = 2, progress: bool = True, truncate: int = 0,
+                  ray: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Rolled-out positions, resumed from ``path`` (an ``.npz`` rewritten once a minute).
+
+    The chunks run on ``workers`` processes, or as Ray tasks on the cluster ``ray`` names
+    (``auto``: the running one): the same data set either way, chunk by chunk in order.
+    """
     boards = np.empty((0, 26), np.int8)
     targets = np.empty((0, OUTPUTS))
     if path.exists():
@@ -161,13 +168,17 @@ def build_dataset(network: Network, path: Path, positions: int, trials: int, see
         from tqdm import tqdm
 
         bar = tqdm(total=chunks * CHUNK, initial=boards.shape[0], unit="pos", desc="rollouts")
-    tasks = [(network.arrays(), seed, i, trials, truncate, keep) for i in todo]
+    tasks = [(seed, i, trials, truncate, keep) for i in todo]
     new_boards: list[np.ndarray] = []
     new_targets: list[np.ndarray] = []
     try:
-        with Workers(workers) as pool:
+        with Workers(1 if ray else workers) as pool:
+            if ray:
+                results = ray_imap(ray, _chunk_task, (network.arrays(),), tasks)
+            else:
+                results = pool.imap(partial(_chunk_task, network.arrays()), tasks)
             saved = time.monotonic()
-            for number, (_, b, t) in enumerate(pool.imap(_chunk_task, tasks), 1):  # in order
+            for number, (_, b, t) in enumerate(results, 1):  # in order
                 new_boards.append(b)
                 new_targets.append(t)
                 if bar is not None:
@@ -188,7 +199,8 @@ def build_dataset(network: Network, path: Path, positions: int, trials: int, see
 
 def train(weights: str | Path, output: str | Path, positions: int, trials: int, epochs: int, alpha: float,
           seed: int = 1, data: str | Path | None = None, workers: int = 2, progress: bool = True,
-          truncate: int = 0, hidden: int = 0, alpha_final: float | None = None, holdout: float = 0.05) -> Network:
+          truncate: int = 0, hidden: int = 0, alpha_final: float | None = None, holdout: float = 0.05,
+          ray: str | None = None) -> Network:
     """Refine the net in ``weights`` on rolled-out self-play positions; writes ``output``.
 
     The rollouts are made by the net in ``weights`` (``truncate`` > 0 stops each trial after
@@ -199,7 +211,7 @@ def train(weights: str | Path, output: str | Path, positions: int, trials: int, 
     network = Network.load(weights)
     data_path = Path(data) if data else Path(output).with_suffix(".rollouts.npz")
     boards, targets = build_dataset(network, data_path, positions, trials, seed, workers=workers, progress=progress,
-                                    truncate=truncate)
+                                    truncate=truncate, ray=ray)
     if hidden > network.hidden:
         network = network.widen(hidden, seed)
     w1, b1, w2, b2 = (a.astype(np.float64) for a in network.arrays())
