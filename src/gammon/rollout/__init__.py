@@ -9,7 +9,8 @@ any number of workers. :class:`RolloutPlayer` ranks a roll's candidate plays by 
 each out: the player ``rollout:TRIALS`` of :mod:`gammon.players`.
 """
 
-from .run import BLOCK, DEFAULT_TRIALS, RAY_EXTRA, RolloutError, RolloutResult, rollout
+from ..workers import RAY_EXTRA
+from .run import BLOCK, DEFAULT_TRIALS, RolloutError, RolloutResult, rollout
 from .trial import ORDERED_ROLLS, Roller, quasi_random_rolls
 
 __all__ = [

@@ -23,7 +23,7 @@ from ..errors import GammonError
 from ..evaluation import Probabilities
 from ..position import Position
 from ..state import GameState, GameStatus
-from ..workers import RAY_EXTRA, Workers, ray_imap
+from ..workers import Workers, ray_imap
 from .trial import COLUMNS, Roller
 
 #: Trials per task, and the checkpoints of a standard-error target: a multiple of 36, so every
