@@ -347,6 +347,8 @@ def _encode_side(view, out, base, extras, extras3):
     out[base + ESCAPES] = escapes(view) / 36.0
     count, double, loss = attack(view)
     out[base + SHOTS] = count / 36.0
+    if extras < 0:  # a version-1 row
+        return
     out[extras + DOUBLE_SHOTS] = double / 36.0
     out[extras + PIP_LOSS] = loss / (36.0 * 12.0)
     closed = 0
@@ -365,6 +367,8 @@ def _encode_side(view, out, base, extras, extras3):
         if view[p] > 0:
             behind += view[p] * (p - rearmost)
     out[extras + BREAK_CONTACT] = behind / 100.0
+    if extras3 < 0:  # a version-2 row
+        return
     out[extras3 + CONTAIN] = (36 - containment(view)) / 36.0
     out[extras3 + BACKGAME] = 1.0 if anchors >= 2 else 0.0
     outfield = 0
@@ -382,16 +386,26 @@ def _encode_side(view, out, base, extras, extras3):
 
 @njit(cache=True)
 def encode_into(board, out, flipped):
-    """:func:`encode`, with ``flipped`` (26 ``int8``) as room for the other side's view: no allocation."""
-    third = 2 * SIDE_INPUTS + 2 * SIDE_EXTRAS
-    _encode_side(board, out, 0, 2 * SIDE_INPUTS, third)
+    """:func:`encode`, with ``flipped`` (26 ``int8``) as room for the other side's view: no allocation.
+
+    ``out`` says the version by its length (:data:`VERSION_INPUTS`): a net's row gets its own
+    encoding's inputs and no more, so an older net pays for none of the newer features.
+    """
+    second = 2 * SIDE_INPUTS
+    third = second + 2 * SIDE_EXTRAS
+    size = out.shape[0]
+    has2 = size >= third
+    has3 = size >= third + 2 * SIDE_EXTRAS_3
+    _encode_side(board, out, 0, second if has2 else -1, third if has3 else -1)
     flip_into(board, flipped)
-    _encode_side(flipped, out, SIDE_INPUTS, 2 * SIDE_INPUTS + SIDE_EXTRAS, third + SIDE_EXTRAS_3)
+    _encode_side(flipped, out, SIDE_INPUTS, second + SIDE_EXTRAS if has2 else -1,
+                 third + SIDE_EXTRAS_3 if has3 else -1)
 
 
 @njit(cache=True)
 def encode(board, out):
-    """Fill ``out`` (:data:`INPUTS` floats) with the inputs of one board after a play."""
+    """Fill ``out`` (a version's :data:`VERSION_INPUTS` floats; :data:`INPUTS` for all) with
+    the inputs of one board after a play."""
     encode_into(board, out, np.empty(26, np.int8))
 
 

@@ -31,7 +31,7 @@ from numba import njit
 
 from ..bots.evaluator import CONTACT, board_class
 from ..errors import NetworkFileError
-from .features import FEATURES_VERSION, INPUTS, VERSION_INPUTS, encode_into
+from .features import FEATURES_VERSION, VERSION_INPUTS, encode_into
 
 FORMAT = "gammon-nn"
 FORMAT_VERSION = 1
@@ -124,7 +124,7 @@ def evaluate_boards(w1, b1, w2, b2, boards):
     """Consistent probabilities ``(N, 5)`` of boards still in play, each by its class's net."""
     count = boards.shape[0]
     out = np.empty((count, OUTPUTS))
-    x = np.zeros(INPUTS)
+    x = np.zeros(w1.shape[1])  # the net's own encoding version
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
     flipped = np.empty(boards.shape[1], np.int8)

@@ -23,7 +23,7 @@ from numba import njit
 from .. import movegen
 from ..bots.evaluator import finished_probabilities, impossible_outcomes
 from ..dice.streams import next_roll, opening_roll, stream_state
-from ..nn.features import INPUTS, encode
+from ..nn.features import encode
 from ..nn.network import OUTPUTS, Network, forward, net_of
 from ..workers import Workers, ray_imap
 from .selfplay import MAX_TURNS, OPENING
@@ -112,7 +112,7 @@ def rollout(w1, b1, w2, b2, boards, seed, first, trials, truncate):
 @njit(cache=True)
 def fit(w1, b1, w2, b2, boards, targets, order, alpha):
     """One epoch of SGD over ``boards`` in ``order``; returns the mean squared error before each step."""
-    x = np.zeros(INPUTS)
+    x = np.zeros(w1.shape[1])
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
     delta = np.empty(w1.shape[2])
@@ -128,7 +128,7 @@ def fit(w1, b1, w2, b2, boards, targets, order, alpha):
 @njit(cache=True)
 def held_error(w1, b1, w2, b2, boards, targets, rows):
     """Mean squared error of the raw outputs on ``rows`` (positions never trained on)."""
-    x = np.zeros(INPUTS)
+    x = np.zeros(w1.shape[1])
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
     total = 0.0

@@ -40,7 +40,7 @@ from ..bots.evaluator import CONTACT, OVER, board_class, finished_probabilities
 from ..bots.pubeval import pubeval_score
 from ..dice import ci95
 from ..dice.streams import next_roll, opening_roll, stream_state
-from ..nn.features import FEATURES_VERSION, INPUTS, encode
+from ..nn.features import FEATURES_VERSION, encode
 from ..nn.network import OUTPUTS, Network, consistent, forward, net_of
 from ..workers import Workers
 from .selfplay import MAX_TURNS, OPENING, pubeval_block
@@ -57,7 +57,7 @@ def _equity(p):
 @njit(cache=True)
 def scratch(w1):
     """The net's working arrays for :func:`_choose` (inputs, hidden units, raw outputs, probabilities)."""
-    return np.zeros(INPUTS), np.empty(w1.shape[2]), np.empty(OUTPUTS), np.empty(OUTPUTS)
+    return np.zeros(w1.shape[1]), np.empty(w1.shape[2]), np.empty(OUTPUTS), np.empty(OUTPUTS)
 
 
 @njit(cache=True)
@@ -120,7 +120,7 @@ def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
     """Play game ``game`` of run ``seed`` by self-play and learn from it in place; returns its turns."""
     children, moves, counts, hashes = movegen.play_buffers()
     h_count = w1.shape[2]
-    x = np.zeros(INPUTS)
+    x = np.zeros(w1.shape[1])
     hidden = np.empty(h_count)
     raw = np.empty(OUTPUTS)
     delta_hidden = np.empty(h_count)
