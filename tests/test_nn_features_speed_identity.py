@@ -430,8 +430,11 @@ def reference_forward(w1, b1, w2, b2, k, x, hidden, out):
 
 
 def _reference_evaluate(network: Network, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Probabilities and hidden units of ``boards`` by the reference encoding and forward pass."""
-    x = reference_encode_batch(boards)
+    """Probabilities and hidden units of ``boards`` by the reference encoding and forward pass
+    (a version-3 net's last inputs come from the encoder: the reference predates them, and
+    the containment test checks them by another route)."""
+    newer = features.encode_batch(boards)[:, V2_INPUTS:]
+    x = np.ascontiguousarray(np.concatenate([reference_encode_batch(boards), newer], axis=1)[:, : network.w1.shape[1]])
     expected = np.empty((boards.shape[0], 5))
     units = np.empty((boards.shape[0], network.hidden))
     raw = np.empty(5)
@@ -444,7 +447,8 @@ def _reference_evaluate(network: Network, boards: np.ndarray) -> tuple[np.ndarra
 def test_the_nets_evaluate_as_with_the_reference() -> None:
     boards = np.concatenate([_random_play(8, seed=22), _random_deals(300, seed=23)])
     boards = boards[finished_batch(boards, np.zeros((boards.shape[0], 5)))]  # games still in play
-    for network in (load_network(), Network.random(7, seed=3), Network.random(16, seed=4, features=1)):
+    for network in (load_network(), Network.random(7, seed=3), Network.random(16, seed=4, features=1),
+                    Network.random(9, seed=5, features=2)):
         expected, units = _reference_evaluate(network, boards)
         np.testing.assert_array_equal(network.evaluate(boards), expected)
         # The hidden units too (TD training reads them after the forward pass).
