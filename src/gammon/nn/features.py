@@ -54,7 +54,7 @@ VERSION_INPUTS = {
     3: 2 * SIDE_INPUTS + 2 * SIDE_EXTRAS + 2 * SIDE_EXTRAS_3,
 }
 #: The encoding new nets use unless told otherwise (the shipped net's).
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 #: What :func:`encode` writes: the newest encoding, of which every older one is a prefix.
 INPUTS = VERSION_INPUTS[max(VERSION_INPUTS)]
 
