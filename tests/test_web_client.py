@@ -170,8 +170,15 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
+#: How long a page may take to show what a step leads to. An answer must come, not come fast:
+#: on a 2-core machine with both cores busy, the first log-in (an argon2 hash, the server's
+#: first requests) has taken more than Playwright's default 30 s.
+PATIENCE_MS = 180_000
+
+
 def new_context(browser: Browser, **options) -> BrowserContext:
     context = browser.new_context(**options)
+    context.set_default_timeout(PATIENCE_MS)
     context.add_init_script(HEAR_EVERYTHING)
     return context
 
