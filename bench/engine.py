@@ -53,6 +53,11 @@ def read_corpus(path: Path) -> list[tuple[str, int, int]]:
     return [(r[0], int(r[1]), int(r[2])) for r in rows]
 
 
+#: Positions decided before the timed ones (not among them): a first decision of a kind of
+#: position compiles its kernels once, which is not a decision's cost.
+WARM_UP = 20
+
+
 def real_choices(rows: list[tuple[str, int, int]], limit: int) -> list[tuple[str, np.ndarray, int, int]]:
     """Corpus positions with more than one distinct result and both bars empty."""
     chosen = []
@@ -67,11 +72,13 @@ def real_choices(rows: list[tuple[str, int, int]], limit: int) -> list[tuple[str
     return chosen
 
 
-def decision_ms(decide: Callable[[str, np.ndarray, int, int], object], positions: list) -> tuple[float, float]:
+def decision_ms(decide: Callable[[str, np.ndarray, int, int], object], positions: list,
+                warm_up: list) -> tuple[float, float]:
     """Median and mean decision time. Both: a search whose move filter leaves one play stops
     a ply early, so about half the decisions at 2 ply are 1-ply decisions and the median of
     such a two-humped spread can land in either hump; the mean weighs them as they come."""
-    decide(*positions[0])  # warm up: compilation, weights, caches of the engine itself
+    for item in warm_up:  # other positions: compilation of every kind of position, weights; no cached answer
+        decide(*item)
     times = []
     for item in positions:
         start = time.perf_counter()
@@ -242,7 +249,8 @@ def main() -> None:
 
     rows = read_corpus(Path(args.corpus))
     static_rates(rows[: args.static])
-    positions = real_choices(rows, args.positions)
+    chosen = real_choices(rows, args.positions + WARM_UP)
+    positions, warm_up = chosen[: args.positions], chosen[args.positions:]
     print(f"\nmove decision, ms, over {len(positions)} positions with a real choice (median / mean):")
     engines: dict[str, Callable[[int], Callable | None]] = {
         f"gammon {args.player}": lambda ply: gammon_decider(args.player, ply),
@@ -257,7 +265,7 @@ def main() -> None:
         mean_row: list[float | None] = []
         for ply in PLIES:
             decide = make(ply)
-            median, mean = (None, None) if decide is None else decision_ms(decide, positions)
+            median, mean = (None, None) if decide is None else decision_ms(decide, positions, warm_up)
             row.append(median)
             mean_row.append(mean)
         table[engine], means[engine] = row, mean_row
