@@ -20,6 +20,7 @@ matches of a pair are correlated by design; :func:`gammon.dice.ci95`).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import operator
@@ -51,6 +52,12 @@ _CUBELESS = CubeState()
 T = TypeVar("T")
 
 
+@functools.lru_cache(maxsize=None)
+def _start(variant: Variant) -> np.ndarray:
+    """The starting board of ``variant``, made once (every game copies it)."""
+    return Position.starting(variant).array()
+
+
 def game_points(board: np.ndarray) -> int:
     """How the side that just moved has won: 0 (game on), 1, 2 or 3 (:func:`movegen.win_kind`)."""
     return int(movegen.win_kind(board))
@@ -62,7 +69,7 @@ def play_game(first: Player, second: Player, seed: int, game: int, variant: Vari
     ``variant`` gives the starting position; the players move by the rules they were made with."""
     stream = DiceStream(seed, game)
     seats = (first, second)
-    board = Position.starting(variant).array()
+    board = _start(variant).copy()
     d1, d2 = opening_roll(stream)
     seat = 0
     for _ in range(MAX_TURNS):
@@ -143,7 +150,7 @@ def _cube_game(first: Player, second: Player, dice: DiceSource, opening: tuple[i
     views = (start, start.flip())
     jacoby = start.is_money and start.jacoby
     cube, doubles = CubeState(start.cube), 0
-    board = Position.starting(variant).array()
+    board = _start(variant).copy()
     d1, d2 = opening
     seat = 0
     for turn in range(MAX_TURNS):
