@@ -9,8 +9,8 @@ Two departures from the standard game, each a switch, so they combine:
   luck).
 
 The kernel (:func:`gammon.movegen.generate_into`) is the one implementation of the movement
-rule; this module only names the variant, writes it (BPN's flags ``n`` and ``t``, and the
-words of ``--variant``) and gives its starting position.
+rule; this module only names the variant (the words of ``--variant``; BPN writes it as the
+flags ``n`` and ``t``) and gives its starting position.
 
 >>> Variant.parse("nackgammon,two-move-doubles")
 Variant(nackgammon=True, two_move_doubles=True)
@@ -28,9 +28,8 @@ from .errors import GammonError
 STANDARD_START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 NACKGAMMON_START = (0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0)
 
-#: The words of ``--variant`` and the BPN flag of each switch.
+#: The words of ``--variant``, each the name of its switch.
 WORDS = {"nackgammon": "nackgammon", "two-move-doubles": "two_move_doubles"}
-BPN_FLAGS = {"n": "nackgammon", "t": "two_move_doubles"}
 
 
 class VariantError(GammonError, ValueError):

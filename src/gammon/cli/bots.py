@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..players import LEVELS, parse_player, player_names
+from ..players import LEVELS, check_variant, parse_player, player_names
 from ..cube.context import CubeContext
-from ..errors import GammonError
+from ..errors import GammonError, InvalidPlayerError
 from ..notation import whole_number
 from ..variant import Variant, VariantError
 from .positions import read_dice, read_state
@@ -226,10 +226,10 @@ def _duel(args: argparse.Namespace) -> int:
     except VariantError as error:
         raise DuelArgumentError(f"--variant: {error}") from None
     for name in (args.a, args.b):  # fail before starting workers
-        spec = parse_player(name)
-        if not variant.standard and (spec.external or spec.name == "rollout"):
-            raise DuelArgumentError(f"--variant {variant}: {spec} plays the standard game only; "
-                                    "use gammon's own players (nn, pubeval, simple, random)")
+        try:
+            check_variant(parse_player(name), variant)
+        except InvalidPlayerError as error:
+            raise DuelArgumentError(f"--variant: {error}") from None
     progress = sys.stderr.isatty()
     if args.match is not None:
         result = match_duel(args.a, args.b, games, args.match, args.seed, args.workers, progress, variant=variant)

@@ -12,7 +12,9 @@ Every player satisfies :class:`Player`; :func:`load_player` reads a name
 from ..bots import LEVELS
 from .engine import EnginePlayer
 from .hints import DEFAULT_HINT_PLAYER, CubeHintError, cube_hint, hint
-from .names import EXTERNAL_PLAYERS, PlayerSpec, load_player, parse_player, player_names, register_evaluator
+from .names import (
+    EXTERNAL_PLAYERS, PlayerSpec, check_variant, load_player, parse_player, player_names, register_evaluator,
+)
 from .protocol import Player
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "EnginePlayer",
     "Player",
     "PlayerSpec",
+    "check_variant",
     "cube_hint",
     "hint",
     "load_player",

@@ -186,6 +186,14 @@ def _parse_rollout(text: str, parts: list[str]) -> PlayerSpec:
     return PlayerSpec(ROLLOUT, trials=trials, inner=str(inner))
 
 
+def check_variant(spec: PlayerSpec, variant: Variant) -> None:
+    """Refuse a variant to a player that plays the standard game only (an external engine,
+    rollouts), before anything is started."""
+    if not variant.standard and (spec.external or spec.name == ROLLOUT):
+        raise InvalidPlayerError(f"{spec} plays the standard game only, not {variant}; "
+                                 "use gammon's own players (nn, pubeval, simple, untrained, random)")
+
+
 def load_player(text: str | PlayerSpec, seed: int = 0, variant: Variant = STANDARD) -> Player:
     """The player a name gives (see the module docstring): a :class:`~gammon.bots.Bot` for
     gammon's own evaluators, an :class:`EnginePlayer` for ``ubgi:CMD`` and ``gnubg:PLY``.
@@ -195,8 +203,7 @@ def load_player(text: str | PlayerSpec, seed: int = 0, variant: Variant = STANDA
     '8/5 6/5'
     """
     spec = text if isinstance(text, PlayerSpec) else parse_player(text)
-    if not variant.standard and (spec.external or spec.name == ROLLOUT):
-        raise InvalidPlayerError(f"{spec} plays the standard game only, not {variant}")
+    check_variant(spec, variant)
     if spec.external:
         return EnginePlayer(spec)
     if spec.name == ROLLOUT:
