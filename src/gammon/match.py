@@ -21,6 +21,7 @@ Play(moves=(Move(source=8, target=5, hit=False), Move(source=6, target=5, hit=Fa
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 import numbers
@@ -31,6 +32,23 @@ import numpy as np
 
 from . import movegen
 from .dice import DiceSource, SeededDice
+from .events import (
+    ActionKind,
+    Beavered,
+    Doubled,
+    Dropped,
+    GameOver,
+    GameStarted,
+    MatchEvent,
+    MatchOver,
+    OpeningRolled,
+    Played,
+    Resigned,
+    ResignationAccepted,
+    ResignationRejected,
+    Rolled,
+    Took,
+)
 from .errors import (
     AmbiguousPlayError,
     CubeActionError,
@@ -55,7 +73,7 @@ from .referee import (
 from .state import GameState, GameStatus, Resignation
 from .variant import STANDARD, Variant
 
-__all__ = ["Action", "ActionKind", "GameResult", "Match", "WinKind"]
+__all__ = ["Action", "ActionKind", "GameResult", "Match", "PlayerAction", "WinKind"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,15 +105,16 @@ class GameResult:
         return f"{self.winner.name.lower()} wins {self.points} {unit} ({self.detail})"
 
 
-class ActionKind(enum.Enum):
-    NEW_GAME = "new_game"
-    OPENING_ROLL = "opening"
+class PlayerAction(enum.StrEnum):
+    """What a side may do on its turn: the one vocabulary of actions that the server's API,
+    play by mail, the terminal and the web pages take from."""
+
     ROLL = "roll"
+    PLAY = "play"
     DOUBLE = "double"
     TAKE = "take"
-    BEAVER = "beaver"
     DROP = "drop"
-    PLAY = "play"
+    BEAVER = "beaver"
     RESIGN = "resign"
     ACCEPT = "accept"
     REJECT = "reject"
@@ -128,6 +147,24 @@ class Action:
         return " ".join(words)
 
     @classmethod
+    def of(cls, event: MatchEvent) -> Action | None:
+        """The action an event stands for (None for events that are not the referee's steps:
+        a game's or a match's end, a challenge)."""
+        color = event.color
+        if isinstance(event, GameStarted):
+            return cls(ActionKind.NEW_GAME)
+        if isinstance(event, OpeningRolled):
+            return cls(ActionKind.OPENING_ROLL, color, dice=event.dice)
+        if isinstance(event, Rolled):
+            return cls(ActionKind.ROLL, color, dice=event.dice)
+        if isinstance(event, Played):
+            return cls(ActionKind.PLAY, color, play=event.play)
+        if isinstance(event, Resigned):
+            return cls(ActionKind.RESIGN, color, resignation=event.resignation)
+        kind = _SIMPLE_ACTIONS.get(type(event))
+        return None if kind is None else cls(kind, color)
+
+    @classmethod
     def from_text(cls, text: str) -> Action:
         """Read the one-line form that ``str(action)`` writes."""
         words = text.split()
@@ -155,6 +192,12 @@ class Action:
         if words:
             raise InvalidMoveError(f"bad action {text!r}: unexpected {' '.join(words)!r}")
         return cls(kind, color)
+
+
+_SIMPLE_ACTIONS: dict[type[MatchEvent], ActionKind] = {
+    Doubled: ActionKind.DOUBLE, Took: ActionKind.TAKE, Beavered: ActionKind.BEAVER, Dropped: ActionKind.DROP,
+    ResignationAccepted: ActionKind.ACCEPT, ResignationRejected: ActionKind.REJECT,
+}
 
 
 def _parse_step(text: str) -> Move:
@@ -307,6 +350,7 @@ class Match:
         # A snapshot of the Crawford game says so; one after it, by a side 1-away.
         self._match = MatchScore(self.length, start.score, start.post_crawford, crawford)
         self._history: list[Action] = []
+        self._events: list[MatchEvent] = []
         self.results: list[GameResult] = []
         self.game_number = 1
         self._game = _Game(
@@ -335,6 +379,11 @@ class Match:
     def history(self) -> tuple[Action, ...]:
         """Every action since :attr:`start`, for saving and :meth:`replay`."""
         return tuple(self._history)
+
+    @property
+    def events(self) -> tuple[MatchEvent, ...]:
+        """Every event since :attr:`start`, in order (:meth:`act` returns those of one step)."""
+        return tuple(self._events)
 
     @property
     def score(self) -> tuple[int, int]:
@@ -451,6 +500,7 @@ class Match:
         legal.boards()
         g.rolled(legal)
         self._history.append(Action(ActionKind.ROLL, actor, dice=legal.dice))
+        self._events.append(Rolled(self.game_number, actor, legal.dice))
         return legal.dice
 
     def _opening(self, winner: Color, dice: tuple[int, int]) -> None:
@@ -460,12 +510,16 @@ class Match:
         g.position, g.status = legal.position, GameStatus.PLAYING
         g.rolled(legal)
         self._history.append(Action(ActionKind.OPENING_ROLL, winner, dice=legal.dice))
+        high, low = legal.dice
+        white, black = (high, low) if winner == Color.WHITE else (low, high)
+        self._events.append(OpeningRolled(self.game_number, winner, legal.dice, white, black))
 
     def double(self, color: Color | None = None) -> None:
         """Offer to double the stakes, before rolling; the opponent then takes, drops or beavers."""
         actor = self._check_double(color)
         self._game.double_offered = True
         self._history.append(Action(ActionKind.DOUBLE, actor))
+        self._events.append(Doubled(self.game_number, actor, self._game.cube.value * 2))
 
     def _check_double(self, color: Color | None) -> Color:
         g = self._game
@@ -489,6 +543,7 @@ class Match:
         g = self._game
         g.cube, g.double_offered = g.cube.after_take(actor), False
         self._history.append(Action(ActionKind.TAKE, actor))
+        self._events.append(Took(self.game_number, actor, g.cube.value))
 
     def beaver(self, color: Color | None = None) -> None:
         """Take and at once redouble, keeping the cube (money play with beavers only)."""
@@ -499,12 +554,14 @@ class Match:
             raise CubeActionError(refusal)
         g.cube, g.double_offered = g.cube.after_beaver(actor), False
         self._history.append(Action(ActionKind.BEAVER, actor))
+        self._events.append(Beavered(self.game_number, actor, g.cube.value))
 
     def drop(self, color: Color | None = None) -> GameResult:
         """Refuse the double: the doubler wins the cube's value before the double."""
         actor = self._require_doubled(color, "drop")
         g = self._game
         self._history.append(Action(ActionKind.DROP, actor))
+        self._events.append(Dropped(self.game_number, actor))
         return self._end(GameResult(actor.other, dropped_points(g.cube), WinKind.SINGLE, g.cube.value, GameStatus.DROPPED))
 
     def resign(self, kind: Resignation = Resignation.SINGLE, color: Color | None = None) -> None:
@@ -515,6 +572,7 @@ class Match:
             raise IllegalActionError(f"resign single, gammon or backgammon, not {kind!r}")
         g.resignation, g.entries = kind, []
         self._history.append(Action(ActionKind.RESIGN, actor, resignation=kind))
+        self._events.append(Resigned(self.game_number, actor, kind))
 
     def _require_resignation(self, color: Color | None, what: str) -> Color:
         actor = self._require(color, what)
@@ -528,6 +586,7 @@ class Match:
         g = self._game
         kind = WinKind(int(g.resignation))  # type: ignore[arg-type]
         self._history.append(Action(ActionKind.ACCEPT, actor))
+        self._events.append(ResignationAccepted(self.game_number, actor))
         return self._end(GameResult(actor, points_won(kind, g.cube, self.jacoby), kind, g.cube.value, GameStatus.RESIGNED))
 
     def reject(self, color: Color | None = None) -> None:
@@ -535,6 +594,7 @@ class Match:
         actor = self._require_resignation(color, "reject")
         self._game.resignation = None
         self._history.append(Action(ActionKind.REJECT, actor))
+        self._events.append(ResignationRejected(self.game_number, actor))
 
     def move(self, source: int, target: int, color: Color | None = None) -> tuple[Move, ...]:
         """Move one checker (mover's numbering: 25 the bar, 0 off) as part of the play.
@@ -664,6 +724,8 @@ class Match:
         mover = g.position.turn
         position = Position(movegen.flip_board(legal.boards()[index]).tolist(), mover.other)
         self._history.append(Action(ActionKind.PLAY, mover, play=play))
+        pips = (position.pip_count(Color.WHITE), position.pip_count(Color.BLACK))
+        self._events.append(Played(self.game_number, mover, play, pips))
         g.position, g.entries = position, []
         g.rolled(None)
         if position.borne_off(mover) == CHECKERS:
@@ -680,9 +742,50 @@ class Match:
         self._game = _Game(Position.starting(self.variant), crawford=self._match.crawford)
         self.game_number += 1
         self._history.append(Action(ActionKind.NEW_GAME))
+        self._events.append(GameStarted(self.game_number))
 
-    def apply(self, action: Action) -> None:
-        """Redo one recorded action, with its recorded dice."""
+    def act(self, action: PlayerAction | str, color: Color | None = None, *, play: Play | str | None = None,
+            resignation: Resignation = Resignation.SINGLE) -> tuple[MatchEvent, ...]:
+        """One side's action by its name (:class:`PlayerAction`), and the events it caused.
+
+        ``play`` is the play of a ``play`` action (None: commit the checker moves entered);
+        ``resignation`` what a ``resign`` action offers. Raises as the action's own method does.
+        """
+        try:
+            word = PlayerAction(action)
+        except ValueError:
+            raise IllegalActionError(f"action: expected one of {', '.join(PlayerAction)}, got {action!r}") from None
+        mark = len(self._events)
+        if word == PlayerAction.ROLL:
+            self.roll(color)
+        elif word == PlayerAction.PLAY:
+            if play is None:
+                self.commit(color)
+            else:
+                self.play(play, color)
+        elif word == PlayerAction.RESIGN:
+            self.resign(resignation, color)
+        else:
+            getattr(self, word.value)(color)
+        return tuple(self._events[mark:])
+
+    def copy(self) -> Match:
+        """An independent copy (a host applies an action to a copy and keeps it once it is saved)."""
+        twin = Match.__new__(Match)
+        twin.__dict__.update(self.__dict__)
+        twin._history, twin._events, twin.results = list(self._history), list(self._events), list(self.results)
+        twin._game = dataclasses.replace(self._game, entries=list(self._game.entries))
+        copy_dice = getattr(self.dice, "copy", None)
+        twin.dice = copy_dice() if copy_dice is not None else self.dice
+        return twin
+
+    def apply(self, action: Action) -> tuple[MatchEvent, ...]:
+        """Redo one recorded action, with its recorded dice; the events it caused."""
+        mark = len(self._events)
+        self._redo(action)
+        return tuple(self._events[mark:])
+
+    def _redo(self, action: Action) -> None:
         kind, color = action.kind, action.color
         if kind == ActionKind.NEW_GAME:
             self.new_game()
@@ -736,6 +839,10 @@ class Match:
         g.rolled(None)
         self._match = self._match.after_game(result.winner, result.points)
         self.results.append(result)
+        score = (self._match.score[Color.WHITE], self._match.score[Color.BLACK])
+        self._events.append(GameOver(self.game_number, result.winner, result.points, result.kind, result.ended, score))
+        if self._match.winner is not None:
+            self._events.append(MatchOver(self.game_number, result.winner, self.length, score))
         return result
 
     def __repr__(self) -> str:

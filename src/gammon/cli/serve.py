@@ -1,10 +1,13 @@
-"""``gammon serve``: the game server; ``gammon verify-dice``: check a match's dice against its seed."""
+"""``gammon serve``: the game server; ``gammon verify-dice``: check a finished match's dice and record."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import sys
+import dataclasses
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,15 +25,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "serve",
         help="run the game server: accounts, matches, bots, ratings",
         description="Serve the JSON API (OpenAPI at /api/openapi.json) on HOST:PORT. With no --db, a SQLite "
-        "file in your data folder; PostgreSQL by URL (postgresql+psycopg://USER@HOST/DB). Migrations are "
-        "applied on start. Several servers may share one PostgreSQL database; give them --redis so each "
-        "hears of moves made on the others at once.",
+        "file in your data folder; PostgreSQL by URL (postgresql+psycopg://USER@HOST/DB). Every flag has a "
+        "GAMMON_* environment variable too (docs/server.md lists them); a flag wins. Migrations are applied "
+        "once on start, under a lock. --workers N runs N processes on one port (PostgreSQL); several servers "
+        "may share one PostgreSQL database, and hear of each other's moves through it or through --redis.",
     )
     serve.add_argument("--db", metavar="URL", help="database URL (default: SQLite in the user data folder)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default 8000; 0: any free port, printed)")
+    serve.add_argument("--workers", type=int, metavar="N", help="server processes on the port (default 1; PostgreSQL)")
     serve.add_argument("--redis", metavar="URL", help="Redis for events between servers, e.g. redis://127.0.0.1:6379")
-    serve.add_argument("--bot", action="append", default=[], metavar="PLAYER",
+    serve.add_argument("--bot", action="append", default=None, metavar="PLAYER",
                        help="offer an external engine as a bot too (gnubg:0, ubgi:CMD); repeatable")
     serve.add_argument("--hint-player", default=None, metavar="PLAYER",
                        help="who answers hints and cube hints where a match allows them (default nn:2)")
@@ -40,17 +45,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--smtp-port", type=int, metavar="N",
                        help="also take play-by-mail commands by e-mail on an SMTP port (needs --smtp-relay)")
     serve.add_argument("--smtp-relay", metavar="HOST:PORT",
-                       help="send answers and turn mails through this SMTP relay (only to registered addresses)")
-    serve.add_argument("--mail-from", default="gammon@localhost", metavar="ADDRESS",
-                       help="the From of the server's mails (default gammon@localhost)")
+                       help="send answers and turn mails through this SMTP relay (only to confirmed addresses)")
+    serve.add_argument("--mail-from", default=None, metavar="ADDRESS", help="the From of the server's mails")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="where players reach the site (https://...: cookies are marked Secure)")
     serve.add_argument("--migrate-only", action="store_true", help="bring the database's schema up to date and exit")
     serve.set_defaults(handler=_serve)
 
     verify = subparsers.add_parser(
         "verify-dice",
-        help="recompute every roll of a finished match from its revealed seed",
-        description="Read a match as GET /api/matches/ID gives it (a file, or --url) and check that the seed's "
-        "SHA-256 is the commitment shown from the start and that every roll follows from the seed.",
+        help="regenerate every roll of a finished match from its seeds and replay it through the referee",
+        description="Read a match as GET /api/matches/ID?history=all gives it (a file, or --url) and check that "
+        "the server's seed is the one committed to from the start, that every roll follows from it and the "
+        "players' seeds, and that the whole match replays through the referee to the published result.",
     )
     verify.add_argument("file", metavar="MATCHFILE", nargs="?", help="the match's JSON")
     verify.add_argument("--url", help="the match's address, e.g. http://127.0.0.1:8000/api/matches/7")
@@ -59,64 +66,101 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from ..players import parse_player
-    from ..server.app import ServerConfig, create_app
-    from ..server.database import migrate, open_engine
+    from ..server.database import migrate, open_database
+    from ..server.errors import ServerConfigError
+    from ..server.settings import Settings
 
-    if not 0 < args.port < 65536:
-        print(f"gammon serve: --port: expected 1-65535, got {args.port}", file=sys.stderr)
+    try:
+        settings = Settings.from_environment(
+            db_url=args.db, host=args.host, port=args.port, workers=args.workers, redis_url=args.redis,
+            bot_workers=args.bot_workers, pbm_port=args.pbm_port, smtp_port=args.smtp_port, smtp_relay=args.smtp_relay,
+            mail_from=args.mail_from, public_url=args.public_url,
+            external_bots=tuple(str(parse_player(name)) for name in args.bot) if args.bot else None,
+            hint_player=str(parse_player(args.hint_player)) if args.hint_player else None)
+    except ServerConfigError as error:
+        print(f"gammon serve: {error}", file=sys.stderr)
         return 2
-    if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
-        print(f"gammon serve: --bot-workers: expected 1-64, got {args.bot_workers}", file=sys.stderr)
+    engine = open_database(settings.db_url)
+    where = engine.url.render_as_string(hide_password=True)
+    if settings.workers > 1 and engine.dialect.name == "sqlite":
+        print("gammon serve: --workers above 1 needs PostgreSQL (SQLite has one writer: run one process)",
+              file=sys.stderr)
         return 2
-    for flag, port in (("--pbm-port", args.pbm_port), ("--smtp-port", args.smtp_port)):
-        if port is not None and not 0 < port < 65536:
-            print(f"gammon serve: {flag}: expected 1-65535, got {port}", file=sys.stderr)
-            return 2
-    if args.smtp_port is not None and not args.smtp_relay:
-        print("gammon serve: --smtp-port needs --smtp-relay HOST:PORT: answers are sent through a relay", file=sys.stderr)
-        return 2
-    if args.smtp_relay:
-        from ..server.pbm.mail import Relay
-        from ..server.errors import ServerConfigError
-
-        try:
-            Relay.parse(args.smtp_relay, args.mail_from)
-        except ServerConfigError as error:
-            print(f"gammon serve: {error}", file=sys.stderr)
-            return 2
-    external = tuple(str(parse_player(name)) for name in args.bot)
-    hint_player = str(parse_player(args.hint_player)) if args.hint_player else None
-    engine = open_engine(args.db)
     try:
         migrate(engine)
     except Exception as error:  # a database that does not answer: say so, no traceback
-        print(f"gammon serve: cannot open the database {engine.url.render_as_string(hide_password=True)}: "
-              f"{str(error).splitlines()[0]}", file=sys.stderr)
+        print(f"gammon serve: cannot open the database {where}: {str(error).splitlines()[0]}", file=sys.stderr)
         return 1
     finally:
         engine.dispose()
     if args.migrate_only:
-        print(f"gammon serve: the database {engine.url.render_as_string(hide_password=True)} is up to date")
+        print(f"gammon serve: the database {where} is up to date")
         return 0
-    import uvicorn
+    sockets = {}
+    for flag, port in (("--port", settings.port), ("--pbm-port", settings.pbm_port), ("--smtp-port", settings.smtp_port)):
+        if port is None:
+            continue
+        try:
+            sockets[flag] = _bind(settings.host, port)
+        except OSError as error:
+            print(f"gammon serve: {flag} {port} on {settings.host} cannot be used ({error.strerror}): is another "
+                  "server running there? Choose another port.", file=sys.stderr)
+            return 1
+    ports = {flag: sock.getsockname()[1] for flag, sock in sockets.items()}
+    for flag in ("--pbm-port", "--smtp-port"):  # the doors bind their own port: free the probe
+        if flag in sockets:
+            sockets.pop(flag).close()
+    settings = Settings.from_environment({}, **{**_fields(settings), "port": ports["--port"],
+                                                "pbm_port": ports.get("--pbm-port"), "smtp_port": ports.get("--smtp-port"),
+                                                "migrate": False})
+    os.environ.update(settings.environment())  # worker processes (and the connection guard) read the same
+    print(f"gammon serve: http://{settings.host}:{settings.port}/ (database {where}"
+          + (f", {settings.workers} processes" if settings.workers > 1 else "") + ")", flush=True)
+    if settings.pbm_port:
+        print(f"gammon serve: play by mail on {settings.host}:{settings.pbm_port} (one command a line)", flush=True)
+    if settings.smtp_port:
+        print(f"gammon serve: play by e-mail on SMTP {settings.host}:{settings.smtp_port}, answers through "
+              f"{settings.smtp_relay}", flush=True)
+    return _run(settings, sockets["--port"])
 
-    config = ServerConfig(db_url=args.db, redis_url=args.redis, bot_workers=args.bot_workers, external_bots=external,
-                          migrate=False, listen_host=args.host, pbm_port=args.pbm_port, smtp_port=args.smtp_port,
-                          smtp_relay=args.smtp_relay, mail_from=args.mail_from)
-    if hint_player is not None:
-        config.hint_player = hint_player
-    print(f"gammon serve: http://{args.host}:{args.port}/ (database {engine.url.render_as_string(hide_password=True)})",
-          flush=True)
-    if args.pbm_port:
-        print(f"gammon serve: play by mail on {args.host}:{args.pbm_port} (one command a line)", flush=True)
-    if args.smtp_port:
-        print(f"gammon serve: play by e-mail on SMTP {args.host}:{args.smtp_port}, answers through {args.smtp_relay}",
-              flush=True)
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+def _fields(settings: Any) -> dict[str, Any]:
+    return {item.name: getattr(settings, item.name) for item in dataclasses.fields(settings)}
+
+
+def _run(settings: Any, sock: socket.socket) -> int:
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from ..server.security import GuardedHTTP
+
+    common = dict(http=GuardedHTTP, ws="websockets", ws_max_size=64 * 1024, log_level="warning",
+                  proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies,
+                  timeout_graceful_shutdown=int(settings.shutdown_seconds), timeout_keep_alive=5,
+                  limit_concurrency=20_000, backlog=4096)
+    if settings.workers > 1:
+        config = uvicorn.Config("gammon.server.app:app_from_environment", factory=True, workers=settings.workers,
+                                **common)
+        Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()
+        return 0
+    from ..server.app import create_app
+
+    config = uvicorn.Config(create_app(settings), **common)
+    server = uvicorn.Server(config)
     try:
-        uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+        server.run(sockets=[sock])
     except SystemExit as exit_:
         return int(exit_.code or 1)
-    return 0
+    return 0 if server.started else 1
 
 
 def _read(args: argparse.Namespace) -> dict[str, Any]:
@@ -124,7 +168,8 @@ def _read(args: argparse.Namespace) -> dict[str, Any]:
         raise VerifyInputError("give MATCHFILE or --url, one of them")
     try:
         if args.url is not None:
-            with urllib.request.urlopen(args.url, timeout=30) as response:
+            url = args.url if "history=" in args.url else args.url + ("&" if "?" in args.url else "?") + "history=all"
+            with urllib.request.urlopen(url, timeout=30) as response:
                 text = response.read(50_000_000).decode("utf-8")
         else:
             text = Path(args.file).read_text(encoding="utf-8")
@@ -136,38 +181,23 @@ def _read(args: argparse.Namespace) -> dict[str, Any]:
         raise VerifyInputError(f"{args.url or args.file}: not JSON ({error})") from None
     if not isinstance(data, dict) or not isinstance(data.get("dice_proof"), dict) or \
             not isinstance(data.get("history"), list):
-        raise VerifyInputError(f"{args.url or args.file}: expected a match as GET /api/matches/ID gives it "
+        raise VerifyInputError(f"{args.url or args.file}: expected a match as GET /api/matches/ID?history=all gives it "
                                "(with dice_proof and history)")
     return data
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..server.dice import DiceProofError, ProvenRoll, verify_rolls
+    from ..server.matches.fair_dice import DiceProofError
+    from ..server.matches.proof import verify_match
 
     data = _read(args)
-    proof = data["dice_proof"]
-    if not proof.get("seed"):
-        print(f"gammon verify-dice: match {data.get('id')} is {data.get('status')}: its seed is revealed when it ends",
-              file=sys.stderr)
-        return 1
-    rolls = []
-    for event in data["history"]:
-        if not isinstance(event, dict) or event.get("kind") not in ("opening", "roll"):
-            continue
-        info = event.get("data") or {}
-        try:
-            numbers = tuple(int(n) for n in info["numbers"])
-            if event["kind"] == "opening":
-                dice = (int(info["white_die"]), int(info["black_die"]))
-            else:
-                dice = tuple(int(d) for d in info["dice"])
-        except (KeyError, TypeError, ValueError):
-            raise VerifyInputError(f"event {event.get('seq')}: expected numbers and dice in its data") from None
-        rolls.append(ProvenRoll(numbers, dice, event["kind"] == "opening"))
     try:
-        checked = verify_rolls(str(proof["seed"]), str(proof.get("commitment")), rolls)
+        checked = verify_match(data)
     except DiceProofError as error:
         print(f"gammon verify-dice: match {data.get('id')}: FAILED: {error}", file=sys.stderr)
         return 1
-    print(f"match {data.get('id')}: {checked} rolls checked against seed SHA-256 {proof.get('commitment')}: all follow from the seed")
+    proof = data["dice_proof"]
+    print(f"match {data.get('id')}: {checked} rolls regenerated from the seed (SHA-256 {proof.get('commitment')}) "
+          "and the players' seeds; the whole match replays through the referee to its published result")
     return 0
+

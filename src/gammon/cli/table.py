@@ -14,16 +14,13 @@ import time
 from typing import Any
 
 from ..errors import GammonError, IllegalActionError
-from ..match import Action, Match
+from ..events import EventDataError, MatchEvent, event_from_data
+from ..match import Action, ActionKind, Match, PlayerAction
 from ..play import Play
 from ..players import Player, cube_hint, hint, load_player
 from ..players.decisions import decide
 from ..position import Color
 from ..state import Resignation
-
-#: The actions a side may take, as the JSON API names them.
-ACTIONS = ("roll", "play", "double", "take", "drop", "resign", "accept", "reject")
-
 
 class TableError(GammonError, RuntimeError):
     """The table could not do what was asked: the server is unreachable or refused, in its own words."""
@@ -37,14 +34,21 @@ class Table:
     names: dict[Color, str]
     hints: bool = True  #: whether the match allows play hints
     cube_hints: bool = True  #: whether it allows cube hints
+    _news: list[MatchEvent]
+
+    def news(self) -> list[MatchEvent]:
+        """The events since the last call, in order: what the terminal tells next."""
+        news, self._news = self._news, []
+        return news
 
     @property
     def finished(self) -> bool:
         """Whether the match (or the money game) is over for good."""
         return self.match.is_over
 
-    def act(self, kind: str, *, play: Play | None = None, resignation: Resignation | None = None) -> None:
-        """Your action: one of :data:`ACTIONS`; ``play`` None commits the checker moves entered."""
+    def act(self, kind: PlayerAction | str, *, play: Play | None = None,
+            resignation: Resignation | None = None) -> None:
+        """Your action (a :class:`~gammon.match.PlayerAction`); ``play`` None commits the checker moves entered."""
         raise NotImplementedError
 
     def advance(self) -> None:
@@ -79,27 +83,29 @@ class LocalTable(Table):
         self.names = {you: "you", you.other: opponent_name or f"the {opponent.name} bot"}
         self.hint_player = hint_player
         self.hints, self.cube_hints = hints, cube_hints
+        self._news = []
 
-    def act(self, kind: str, *, play: Play | None = None, resignation: Resignation | None = None) -> None:
-        _apply(self.match, self.you, kind, play=play, resignation=resignation)
+    def act(self, kind: PlayerAction | str, *, play: Play | None = None,
+            resignation: Resignation | None = None) -> None:
+        self._news += self.match.act(kind, self.you, play=play, resignation=resignation or Resignation.SINGLE)
 
     def advance(self) -> None:
         match, other = self.match, self.you.other
         while not match.game_over:
             if match.to_act is None:
-                match.roll()  # the opening roll
+                self._news += match.act(PlayerAction.ROLL)  # the opening roll
             elif match.state.dice is not None and match.legal_plays.is_pass() and not match.pending_moves:
-                match.play(Play(), match.to_act)  # a roll nobody can play
+                self._news += match.act(PlayerAction.PLAY, match.to_act, play=Play())  # a roll nobody can play
             elif match.to_act == other:
                 state = match.state
                 decision = decide(self.opponent, state, may_double=match.can_double(other),
                                   may_beaver=match.beavers and state.double_offered)
-                _apply(match, other, decision.kind, play=decision.play)
+                self._news += match.act(decision.kind, other, play=decision.play)
             else:
                 return
 
     def next_game(self) -> None:
-        self.match.new_game()
+        self._news += self.match.apply(Action(ActionKind.NEW_GAME))
 
     def _hinter(self) -> Player:
         if isinstance(self.hint_player, str):
@@ -120,23 +126,6 @@ class LocalTable(Table):
             close = getattr(player, "close", None)
             if close is not None:
                 close()
-
-
-def _apply(match: Match, color: Color, kind: str, *, play: Play | None = None,
-           resignation: Resignation | None = None) -> None:
-    if kind == "roll":
-        match.roll(color)
-    elif kind == "play":
-        if play is None:
-            match.commit(color)
-        else:
-            match.play(play, color)
-    elif kind == "resign":
-        match.resign(resignation or Resignation.SINGLE, color)
-    elif kind in ("double", "take", "beaver", "drop", "accept", "reject"):
-        getattr(match, kind)(color)
-    else:
-        raise IllegalActionError(f"unknown action {kind!r}: expected one of {', '.join(ACTIONS)}")
 
 
 class RemoteTable(Table):
@@ -161,7 +150,8 @@ class RemoteTable(Table):
                            jacoby=bool(options.get("jacoby")), beavers=bool(options.get("beavers")))
         self.seq = -1
         self.status = view["status"]
-        self._update(view)
+        self._news = []
+        self._update(server.match(match_id, history=True))
 
     @property
     def finished(self) -> bool:
@@ -169,22 +159,32 @@ class RemoteTable(Table):
 
     def _update(self, view: dict[str, Any]) -> None:
         self.version, self.status = view["version"], view["status"]
-        self._replay(view.get("history", []))
+        self._replay(view.get("history") or view.get("events") or [])
+        if view.get("last_seq", -1) > self.seq:  # events this answer did not carry: read them
+            self._replay(self.server.match(self.match_id, after=self.seq).get("history", []))
 
     def _replay(self, events: list[dict[str, Any]]) -> None:
-        for event in events:
-            if event["seq"] <= self.seq:
+        """Apply the server's events to the mirror, and keep them to be told."""
+        for item in events:
+            if item["seq"] <= self.seq:
                 continue
-            self.seq = event["seq"]
-            if event["kind"] == "new_game":
-                self.match.new_game()
-            elif event.get("action"):
-                self.match.apply(Action.from_text(event["action"]))
+            self.seq = item["seq"]
+            if item.get("action"):
+                self.match.apply(Action.from_text(item["action"]))
+            elif item["kind"] == "new_game":  # written before new games carried their action
+                self.match.apply(Action(ActionKind.NEW_GAME))
+            try:
+                self._news.append(event_from_data(item["kind"], item["game"], item.get("color"), item.get("data") or {}))
+            except EventDataError:
+                pass  # an event of a kind this client does not know: the board still shows its effect
 
-    def act(self, kind: str, *, play: Play | None = None, resignation: Resignation | None = None) -> None:
-        if kind not in ACTIONS:
-            raise IllegalActionError(f"unknown action {kind!r}: expected one of {', '.join(ACTIONS)}")
-        body: dict[str, Any] = {"action": kind, "version": self.version}
+    def act(self, kind: PlayerAction | str, *, play: Play | None = None,
+            resignation: Resignation | None = None) -> None:
+        try:
+            kind = PlayerAction(kind)
+        except ValueError:
+            raise IllegalActionError(f"unknown action {kind!r}: expected one of {', '.join(PlayerAction)}") from None
+        body: dict[str, Any] = {"action": kind.value, "version": self.version}
         if kind == "play":
             if play is None:  # the checker moves entered: the mirror checks they are a whole play
                 if len(self.match.pending_moves) < len(self.match.legal_plays[0].moves):
@@ -199,7 +199,7 @@ class RemoteTable(Table):
             raise TableError("the match moved on before your action arrived; look again and act anew")
         if response.status_code >= 400:
             raise IllegalActionError(_detail(response))
-        self._update(response.json() if "history" in response.json() else self.server.match(self.match_id))
+        self._update(response.json())
 
     def advance(self) -> None:
         match = self.match
@@ -289,8 +289,10 @@ class ServerClient:
     def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
         return self._request("POST", path, body)
 
-    def match(self, match_id: int) -> dict[str, Any]:
-        return self.get(f"/api/matches/{match_id}")
+    def match(self, match_id: int, *, history: bool = False, after: int | None = None) -> dict[str, Any]:
+        """The match; with ``history`` every event, with ``after`` the events numbered after it."""
+        query = "?history=all" if history else f"?after={after}" if after is not None else ""
+        return self.get(f"/api/matches/{match_id}{query}")
 
     def matches(self, status: str | None = None) -> list[dict[str, Any]]:
         query = f"/api/matches?user={self.name}" + (f"&status={status}" if status else "")

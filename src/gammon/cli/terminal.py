@@ -9,6 +9,7 @@ anything typed is a line of words or a play (a line that starts with ``:`` is al
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,9 +17,11 @@ from dataclasses import dataclass
 from .. import diagram
 from ..cube.context import CubeContext
 from ..errors import GammonError, IllegalActionError
-from ..match import Action, ActionKind, GameResult, Match
+from ..events import Doubled, Played, Resigned
+from ..match import Match
+from ..narration import Narrator
 from ..notation import whole_number
-from ..play import BAR, OFF, Play, effects_text
+from ..play import BAR, OFF, Play
 from ..position import Color
 from ..state import Resignation
 from .table import Table, TableError
@@ -93,9 +96,6 @@ class Terminal:
                  settings: Settings | None = None) -> None:
         self.table, self.read, self.write = table, read, write
         self.settings = settings or Settings()
-        self.seen = 0  #: history entries already told
-        self.results_told = 0
-        self.cube = table.match.state.cube  #: the cube as the told history left it
         self.cursor = 6
         self.selected: int | None = None
         self.forced = False  #: the next play of yours was made for you
@@ -181,108 +181,24 @@ class Terminal:
             self.write("Y or N, please.")
 
     # -- telling what happened ---------------------------------------------------------------
+    @property
+    def narrator(self) -> Narrator:
+        """The one narrator, told to you, in your numbering (or, asked for, each mover's own)."""
+        return Narrator(self.table.names, self.you, own_numbering=self.settings.their_numbering,
+                        verbose=self.settings.verbose)
+
     def tell(self) -> None:
-        history = self.match.history
-        while self.seen < len(history):
-            action = history[self.seen]
-            self.seen += 1
-            if action.kind == ActionKind.NEW_GAME:
-                self._tell_results()
-            sentence = self.describe(action)
-            if sentence:
-                self.write(sentence)
-        self._tell_results()
-
-    def _tell_results(self) -> None:
-        results = self.match.results
-        while self.results_told < len(results):
-            index = self.results_told
-            self.results_told += 1
-            self.write(self.result_sentence(results[index], results[: index + 1]))
-
-    def result_sentence(self, result: GameResult, so_far: list[GameResult]) -> str:
-        match = self.match
-        score = {color: sum(r.points for r in so_far if r.winner == color) for color in Color}
-        points = f"{result.points} point{'s' if result.points != 1 else ''}"
-        text = (f"Game {len(so_far)}: {self.name(result.winner)} {self._s(result.winner, 'win')} {points} "
-                f"({result.detail}).")
-        text = text[0].upper() + text[1:]
-        you, other = score[self.you], score[self.you.other]
-        if match.length:
-            text += f" Score: you {you}, {self.name(self.you.other)} {other}, in a {match.length}-point match."
-            if max(you, other) >= match.length:
-                winner = self.you if you > other else self.you.other
-                text += f" {self.name(winner, start=True)} {self._s(winner, 'win')} the match {max(you, other)}-{min(you, other)}."
-        return text
-
-    def describe(self, action: Action) -> str:
-        """One sentence for one action of the match's history."""
-        color = action.color
-        kind = action.kind
-        if kind == ActionKind.NEW_GAME:
-            self.cube = 1
-            return f"Game {self._game_number_after_new()} begins."
-        assert color is not None
-        who = self.name(color, start=True)
-        if kind == ActionKind.OPENING_ROLL:
-            self.cube = 1
-            hi, lo = action.dice  # type: ignore[misc]
-            return (f"Opening roll: {self.name(color)} {hi}, {self.name(color.other)} {lo}. "
-                    f"{who} {self._s(color, 'play')} first with {hi}-{lo}.")
-        if kind == ActionKind.ROLL:
-            d1, d2 = action.dice  # type: ignore[misc]
-            return f"{who} {self._s(color, 'roll')} {d1}-{d2}."
-        if kind == ActionKind.PLAY:
-            play = action.play or Play()
-            forced, self.forced = self.forced and color == self.you, False if color == self.you else self.forced
-            if not play.moves:
-                return f"{who} cannot move."
-            text = f"{who} {self._s(color, 'play')} {self.play_text(play, color)}"
-            effects = effects_text(play)
-            if effects:
-                text += ", " + effects
-            if forced:
-                text += " (forced)"
-            if self.settings.verbose:
-                position = self.match.current_position
-                text += (f"; pips: you {position.pip_count(self.you)}, {self.name(self.you.other)} "
-                         f"{position.pip_count(self.you.other)}")
-            return text + "."
-        if kind == ActionKind.DOUBLE:
-            text = f"{who} {self._s(color, 'double')} to {self.cube * 2}."
-            return text + (" Take (Y) or drop (N)?" if color != self.you else "")
-        if kind in (ActionKind.TAKE, ActionKind.BEAVER):
-            self.cube *= 2 if kind == ActionKind.TAKE else 4
-            verb = "take" if kind == ActionKind.TAKE else "beaver"
-            owner = "yours" if color == self.you else f"{self.name(color)}'s"
-            return f"{who} {self._s(color, verb)}: the cube is at {self.cube}, {owner}."
-        if kind == ActionKind.DROP:
-            return f"{who} {self._s(color, 'drop')} the double."
-        if kind == ActionKind.RESIGN:
-            words = {Resignation.SINGLE: "a single game", Resignation.GAMMON: "a gammon",
-                     Resignation.BACKGAMMON: "a backgammon"}[action.resignation or Resignation.SINGLE]
-            text = f"{who} {self._s(color, 'offer')} to resign {words}."
-            return text + (" Accept (Y) or reject (N)?" if color != self.you else "")
-        if kind == ActionKind.ACCEPT:
-            return f"{who} {self._s(color, 'accept')} the resignation."
-        if kind == ActionKind.REJECT:
-            return f"{who} {self._s(color, 'reject')} the resignation: play goes on."
-        return ""
-
-    def _game_number_after_new(self) -> int:
-        return sum(1 for a in self.match.history[: self.seen] if a.kind == ActionKind.NEW_GAME) + 1
-
-    def play_text(self, play: Play, mover: Color) -> str:
-        """The play in your numbering (or, asked for, the mover's own)."""
-        if mover == self.you or self.settings.their_numbering:
-            return str(play)
-        steps = [f"{'bar' if m.source == BAR else 25 - m.source}/{'off' if m.target == OFF else 25 - m.target}"
-                 f"{'*' if m.hit else ''}" for m in play.moves]
-        counted: list[str] = []
-        for step in steps:
-            if step not in counted:
-                counted.append(step)
-        return " ".join(step + (f"({steps.count(step)})" if steps.count(step) > 1 else "") for step in counted)
+        narrator = self.narrator
+        for event in self.table.news():
+            if isinstance(event, Played) and event.color == self.you and self.forced:
+                self.forced = False
+                event = dataclasses.replace(event, automatic=True)
+            sentence = narrator.tell(event)
+            if isinstance(event, Doubled) and event.color != self.you:
+                sentence += " Take (Y) or drop (N)?"
+            elif isinstance(event, Resigned) and event.color != self.you:
+                sentence += " Accept (Y) or reject (N)?"
+            self.write(sentence)
 
     # -- prompts ----------------------------------------------------------------------------
     def prompt(self) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..cube.context import CubeContext
 from ..evaluation import Response
+from ..match import PlayerAction
 from ..play import Play
 from ..state import GameState
 from .protocol import Player
@@ -20,10 +21,9 @@ __all__ = ["Decision", "decide", "takes", "wants_double", "accepts_resignation"]
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """``kind`` is one of ``roll``, ``double``, ``take``, ``beaver``, ``drop``, ``accept``,
-    ``reject``, ``play`` (with ``play``)."""
+    """``kind`` is the action (``play`` comes with the play); a bot never resigns of its own accord."""
 
-    kind: str
+    kind: PlayerAction
     play: Play | None = None
 
 
@@ -50,10 +50,10 @@ def decide(player: Player, state: GameState, *, may_double: bool, may_beaver: bo
     if state.double_offered:
         answer = takes(player, state)
         if answer is Response.PASS:
-            return Decision("drop")
-        return Decision("beaver" if answer is Response.BEAVER and may_beaver else "take")
+            return Decision(PlayerAction.DROP)
+        return Decision(PlayerAction.BEAVER if answer is Response.BEAVER and may_beaver else PlayerAction.TAKE)
     if state.resignation is not None:
-        return Decision("accept" if accepts_resignation(player, state) else "reject")
+        return Decision(PlayerAction.ACCEPT if accepts_resignation(player, state) else PlayerAction.REJECT)
     if state.dice is None:
-        return Decision("double" if may_double and wants_double(player, state) else "roll")
-    return Decision("play", player(state, state.position.legal_plays(*state.dice)))
+        return Decision(PlayerAction.DOUBLE if may_double and wants_double(player, state) else PlayerAction.ROLL)
+    return Decision(PlayerAction.PLAY, player(state, state.position.legal_plays(*state.dice)))

@@ -1,116 +1,456 @@
-"""Accounts: names, argon2id password hashes, bearer tokens and the log-in rate limit.
+"""Accounts: names, passwords, log-ins that expire, the devices they come from, and the limits
+that keep guessers out without locking owners out.
 
 A token is 32 random bytes shown once; the database keeps only its SHA-256, so a copy of the
-database logs nobody in. Passwords are never stored, logged or echoed.
+database logs nobody in. Passwords are never stored, logged or echoed, and are hashed
+(argon2id) by a small pool of threads (:class:`Passwords`) that takes only so many at once.
+
+Log-in attempts are counted before any password is hashed (:mod:`gammon.server.limits`):
+per address, and per name — except from a **known device** (a browser holding the device
+cookie an earlier log-in of that account gave it, or an address it logged in from before),
+which has a count of its own. So a stranger guessing a name is stopped after a few tries,
+while the owner, from where they always log in, is not; an attempt that succeeds gives its
+count back.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import dataclasses
 import datetime as dt
 import hashlib
+import logging
 import re
 import secrets
+from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, func, select
-from sqlalchemy.orm import Session as DbSession
+from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
-from .errors import Conflict, TooManyRequests, Unauthorized, Unprocessable
-from .models import LoginFailure, Session, User, utcnow
+from .database import Readers
+from .errors import Conflict, TooManyRequests, Unauthorized, Unavailable, Unprocessable
+from .limits import forget, hit, sweep
+from .matches.store import Seat
+from .models import DEVICES, LIMITS, SESSIONS, USERS, utcnow
+from .settings import Limits
+from .writer import Writer
 
-NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{1,19}$")
+log = logging.getLogger("gammon.server")
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{1,19}")  #: matched whole (``fullmatch``): no trailing newline slips in
+EMAIL = re.compile(r"[^@\s<>,;\"']{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
-#: Wrong passwords for one name within the window before log-ins are refused with 429.
-FAILURES_ALLOWED, FAILURE_WINDOW = 5, dt.timedelta(minutes=5)
+TOUCH_EVERY = dt.timedelta(minutes=10)  #: a log-in's last use is written at most this often
+CODE_HOURS = 24  #: how long an address confirmation code stays valid
 
-_hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """Who a request comes from: the account, and the log-in it used (None: a password each time)."""
+
+    id: int
+    name: str
+    is_bot: bool
+    session_id: int | None = None
+    email: str | None = None
+    email_pending: str | None = None
+    mail_on_turn: bool = True
+
+    @property
+    def seat(self) -> Seat:
+        return Seat(self.id, self.name, self.is_bot)
+
+
+@dataclass(frozen=True, slots=True)
+class LogIn:
+    """A log-in made: its token, the device token to keep, and the account."""
+
+    token: str
+    device: str
+    account: Account
 
 
 def check_name(name: object) -> str:
-    if not isinstance(name, str) or not NAME.match(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):
         raise Unprocessable("name: expected 2-20 characters, a letter first, then letters, digits, '_', '.' or '-'")
     return name
 
 
-def check_password(password: object) -> str:
+def check_password(password: object, name: str | None = None) -> str:
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise Unprocessable(f"password: expected {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    if name is not None and password.lower() == name.lower():
+        raise Unprocessable("password: it must not be the name")
     return password
 
 
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
-
-
-def password_matches(stored: str | None, password: str) -> bool:
-    if not stored:
-        return False
-    try:
-        return _hasher.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
-
-
-def register(db: DbSession, name: object, password: object) -> User:
-    name, password = check_name(name), check_password(password)
-    if find_user(db, name) is not None:
-        raise Conflict(f"name: {name!r} is taken")
-    user = User(name=name, password_hash=hash_password(password))
-    db.add(user)
-    db.flush()
-    return user
-
-
-def find_user(db: DbSession, name: str) -> User | None:
-    """The user of ``name``, compared without regard to case (so ``Alice`` and ``alice`` are one)."""
-    return db.scalars(select(User).where(func.lower(User.name) == name.lower())).first()
-
-
-def authenticate(db: DbSession, name: object, password: object) -> User:
-    """The user whose name and password these are; 401 otherwise, 429 after a run of wrong passwords."""
-    if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
-        raise Unauthorized("wrong name or password")
-    since = utcnow() - FAILURE_WINDOW
-    failures = db.scalar(select(func.count()).select_from(LoginFailure)
-                         .where(LoginFailure.name == name.lower(), LoginFailure.at > since))
-    if failures >= FAILURES_ALLOWED:
-        raise TooManyRequests(f"too many wrong passwords for {name!r}: try again in {FAILURE_WINDOW.seconds // 60} minutes")
-    user = find_user(db, name)
-    if user is None or user.is_bot or not password_matches(user.password_hash, password):
-        db.add(LoginFailure(name=name.lower()))
-        db.commit()
-        raise Unauthorized("wrong name or password")
-    db.execute(delete(LoginFailure).where(LoginFailure.name == name.lower()))
-    return user
-
-
-def new_session(db: DbSession, user: User) -> str:
-    token = secrets.token_urlsafe(32)
-    db.add(Session(token_hash=token_hash(token), user_id=user.id))
-    return token
+def check_email(address: object) -> str:
+    if not isinstance(address, str) or len(address) > 254 or not EMAIL.fullmatch(address):
+        raise Unprocessable(f"email: expected an address such as you@example.org, got {str(address)[:60]!r}")
+    return address
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def user_of_token(db: DbSession, token: str | None) -> User:
-    if not token or len(token) > 200:
-        raise Unauthorized("log in first: send 'Authorization: Bearer TOKEN' from POST /api/sessions")
-    session = db.scalars(select(Session).where(Session.token_hash == token_hash(token))).first()
-    if session is None:
-        raise Unauthorized("this token is not valid (logged out, or never issued): log in again")
-    return session.user
+def _address_device(user_id: int, address: str) -> str:
+    return token_hash(f"address|{user_id}|{address}")
 
 
-def end_session(db: DbSession, token: str) -> None:
-    db.execute(delete(Session).where(Session.token_hash == token_hash(token)))
+class Passwords:
+    """argon2id hashing on a bounded pool of threads: over ``queue`` waiting, a request is refused (503)."""
+
+    def __init__(self, workers: int, queue: int) -> None:
+        self._pool = concurrent.futures.ThreadPoolExecutor(max(1, workers), thread_name_prefix="gammon-hash")
+        self._hasher = PasswordHasher()
+        self.queue, self.waiting = queue, 0
+        self._dummy: str | None = None
+
+    async def _run(self, function: Any, *args: Any) -> Any:
+        if self.waiting >= self.queue:
+            raise Unavailable("too many log-ins at once: try again in a moment")
+        self.waiting += 1
+        try:
+            return await asyncio.wrap_future(self._pool.submit(function, *args))
+        finally:
+            self.waiting -= 1
+
+    async def hash(self, password: str) -> str:
+        return str(await self._run(self._hasher.hash, password))
+
+    async def verify(self, stored: str | None, password: str) -> bool:
+        """Whether ``password`` is the one ``stored`` hashes; without a hash, the same work for nothing."""
+        if not stored:
+            if self._dummy is None:
+                self._dummy = await self.hash(secrets.token_hex(16))
+            await self._run(self._matches, self._dummy, password)
+            return False
+        return bool(await self._run(self._matches, stored, password))
+
+    def _matches(self, stored: str, password: str) -> bool:
+        try:
+            return self._hasher.verify(stored, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def change_password(db: DbSession, user: User, old: object, new: object) -> None:
-    if not isinstance(old, str) or not password_matches(user.password_hash, old):
-        raise Unauthorized("the current password is wrong")
-    user.password_hash = hash_password(check_password(new))
-    # every other log-in ends with the old password
-    db.execute(delete(Session).where(Session.user_id == user.id))
+class Accounts:
+    """Registration, log-ins and their limits, sessions, devices and addresses (see the module)."""
+
+    def __init__(self, readers: Readers, writer: Writer, passwords: Passwords, limits: Limits,
+                 session_days: int = 30) -> None:
+        self.readers, self.writer, self.passwords, self.limits = readers, writer, passwords, limits
+        self.session_days = session_days
+        self._touching: set[int] = set()
+
+    # -- finding ---------------------------------------------------------------------------------
+    async def find(self, name: str) -> Account | None:
+        """The account of ``name``, compared without regard to case."""
+        return await self.readers.run(lambda connection: _find(connection, name))
+
+    async def bot(self, name: str) -> Account:
+        """The account of a bot (``bot:PLAYER``), opened on first use."""
+        found = await self.find(name)
+        if found is not None:
+            return found
+
+        def work(connection: Connection) -> Account:
+            existing = _find(connection, name)
+            if existing is not None:
+                return existing
+            connection.execute(insert(USERS).values(name=name, is_bot=True, created=utcnow(), rating=1500.0,
+                                                    experience=0, rated_matches=0, mail_on_turn=False))
+            made = _find(connection, name)
+            assert made is not None
+            return made
+
+        return await self.writer.run(work)
+
+    # -- registering and logging in ----------------------------------------------------------------
+    async def register(self, name: object, password: object, address: str) -> Account:
+        name = check_name(name)
+        password = check_password(password, name)
+        limit = self.limits.registrations_per_address
+
+        def reserve(connection: Connection) -> None:
+            count, wait = hit(connection, f"register:{address}", 3600)
+            if count > limit:
+                raise TooManyRequests(f"at most {limit} accounts an hour from one address: try again later",
+                                      retry_after=wait)
+            if _find(connection, name) is not None:
+                raise Conflict(f"name: {name!r} is taken")
+
+        await self.writer.run(reserve)
+        hashed = await self.passwords.hash(password)
+
+        def create(connection: Connection) -> Account:
+            try:
+                with connection.begin_nested():
+                    connection.execute(insert(USERS).values(name=name, password_hash=hashed, is_bot=False,
+                                                            created=utcnow(), rating=1500.0, experience=0,
+                                                            rated_matches=0, mail_on_turn=True))
+            except IntegrityError:
+                raise Conflict(f"name: {name!r} is taken") from None
+            made = _find(connection, name)
+            assert made is not None
+            return made
+
+        return await self.writer.run(create)
+
+    async def check(self, name: object, password: object, address: str, device: str | None = None) -> Account:
+        """The account whose name and password these are (counted against the limits); 401 otherwise."""
+        account, _ = await self._check(name, password, address, device)
+        return account
+
+    async def _check(self, name: object, password: object, address: str,
+                     device: str | None) -> tuple[Account, list[str]]:
+        if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD \
+                or len(name) > 64:
+            raise Unauthorized("wrong name or password")
+        key = name.lower()
+        limits = self.limits
+        device_hash = token_hash(device) if isinstance(device, str) and len(device) <= 200 else None
+
+        def reserve(connection: Connection) -> tuple[Any, list[str]]:
+            row = connection.execute(select(USERS.c.id, USERS.c.password_hash, USERS.c.is_bot)
+                                     .where(func.lower(USERS.c.name) == key)).first()
+            known = None
+            if row is not None:
+                candidates = [_address_device(row.id, address)] + ([device_hash] if device_hash else [])
+                known = connection.execute(select(DEVICES.c.id).where(DEVICES.c.user_id == row.id,
+                                                                      DEVICES.c.token_hash.in_(candidates))
+                                           .limit(1)).scalar()
+            counted = [(f"login:address:{address}", limits.login_per_address)]
+            counted.append((f"login:device:{known}", limits.login_per_device) if known is not None
+                           else (f"login:name:{key}", limits.login_per_name))
+            keys = []
+            for counter, limit in counted:
+                count, wait = hit(connection, counter, limits.login_window)
+                keys.append(counter)
+                if count > limit:
+                    who = "this address" if counter.startswith("login:address") else repr(name)
+                    raise TooManyRequests(f"too many log-in attempts for {who}: try again in {int(wait // 60) + 1} "
+                                          f"minutes" + ("" if known is not None or counter.startswith("login:address")
+                                                        else ", or from a device you logged in from before"),
+                                          retry_after=wait)
+            return row, keys
+
+        row, keys = await self.writer.run(reserve)
+        good = await self.passwords.verify(row.password_hash if row is not None and not row.is_bot else None, password)
+        if not good or row is None:
+            raise Unauthorized("wrong name or password")
+        account = await self.readers.run(lambda connection: _find(connection, name))
+        if account is None:
+            raise Unauthorized("wrong name or password")
+        return account, keys
+
+    async def log_in(self, name: object, password: object, address: str, device: str | None = None,
+                     agent: str | None = None) -> LogIn:
+        """A new log-in; ``device`` the device token an earlier log-in gave (see the module)."""
+        account, keys = await self._check(name, password, address, device)
+        token = secrets.token_urlsafe(32)
+        device_token = device if isinstance(device, str) and 20 <= len(device) <= 200 else secrets.token_urlsafe(24)
+        now = utcnow()
+        days = self.session_days
+
+        def work(connection: Connection) -> int:
+            for key in keys:  # the attempt succeeded: it does not count against anyone
+                if key.startswith("login:device"):
+                    forget(connection, key)
+                else:
+                    _give_back(connection, key)
+            session_id = connection.execute(insert(SESSIONS).values(
+                token_hash=token_hash(token), user_id=account.id, created=now, last_used=now,
+                expires=now + dt.timedelta(days=days), address=address[:64], agent=(agent or "")[:200] or None)
+                .returning(SESSIONS.c.id)).scalar_one()
+            for device_hash in (token_hash(device_token), _address_device(account.id, address)):
+                _remember_device(connection, account.id, device_hash, now)
+            return int(session_id)
+
+        session_id = await self.writer.run(work)
+        return LogIn(token, device_token, _with(account, session_id=session_id))
+
+    async def authenticate(self, token: str | None) -> Account:
+        """The account a request's token belongs to; 401 when it has none, or one logged out or expired."""
+        if not token or len(token) > 200:
+            raise Unauthorized("log in first: send 'Authorization: Bearer TOKEN' from POST /api/sessions")
+        hashed = token_hash(token)
+
+        def read(connection: Connection) -> Any:
+            return connection.execute(
+                select(SESSIONS.c.id.label("session_id"), SESSIONS.c.expires, SESSIONS.c.last_used,
+                       *_ACCOUNT_COLUMNS).join(USERS, USERS.c.id == SESSIONS.c.user_id)
+                .where(SESSIONS.c.token_hash == hashed)).first()
+
+        row = await self.readers.run(read)
+        if row is None:
+            raise Unauthorized("this token is not valid (logged out, or never issued): log in again")
+        now = utcnow()
+        if row.expires is None or row.expires < now:
+            raise Unauthorized("this log-in has expired: log in again")
+        if row.last_used is None or now - row.last_used > TOUCH_EVERY:
+            self._touch(row.session_id)
+        return _with(_account(row), session_id=row.session_id)
+
+    def _touch(self, session_id: int) -> None:
+        """Note a log-in's use and extend it (in the background: nothing waits on it)."""
+        if session_id in self._touching:
+            return
+        self._touching.add(session_id)
+        now = utcnow()
+        days = self.session_days
+
+        def work(connection: Connection) -> None:
+            connection.execute(update(SESSIONS).where(SESSIONS.c.id == session_id)
+                               .values(last_used=now, expires=now + dt.timedelta(days=days)))
+
+        task = asyncio.ensure_future(self.writer.run(work))
+        task.add_done_callback(lambda done: (self._touching.discard(session_id),
+                                             done.cancelled() or done.exception()))
+
+    # -- log-ins -------------------------------------------------------------------------------------
+    async def log_out(self, account: Account) -> None:
+        session_id = account.session_id
+        await self.writer.run(lambda connection: connection.execute(SESSIONS.delete().where(SESSIONS.c.id == session_id)))
+
+    async def sessions(self, account: Account) -> list[dict[str, Any]]:
+        """Your log-ins: when made and last used, until when, from where (the current one marked)."""
+        rows = await self.readers.run(lambda connection: connection.execute(
+            select(SESSIONS).where(SESSIONS.c.user_id == account.id).order_by(SESSIONS.c.created.desc())).all())
+        now = utcnow()
+        return [{"id": row.id, "created": _iso(row.created), "last_used": _iso(row.last_used),
+                 "expires": _iso(row.expires), "address": row.address, "agent": row.agent,
+                 "current": row.id == account.session_id} for row in rows
+                if row.expires is not None and row.expires >= now]
+
+    async def revoke(self, account: Account, session_id: int | None = None) -> int:
+        """End one of your log-ins (None: every one); how many ended."""
+        def work(connection: Connection) -> int:
+            query = SESSIONS.delete().where(SESSIONS.c.user_id == account.id)
+            if session_id is not None:
+                query = query.where(SESSIONS.c.id == session_id)
+            return int(connection.execute(query).rowcount or 0)
+
+        return await self.writer.run(work)
+
+    async def change_password(self, account: Account, old: object, new: object, address: str) -> None:
+        """A new password; every log-in of the account ends (the caller logs in again)."""
+        checked, _ = await self._check(account.name, old, address, None)
+        new = check_password(new, account.name)
+        hashed = await self.passwords.hash(new)
+
+        def work(connection: Connection) -> None:
+            connection.execute(update(USERS).where(USERS.c.id == checked.id).values(password_hash=hashed))
+            connection.execute(SESSIONS.delete().where(SESSIONS.c.user_id == checked.id))
+
+        await self.writer.run(work)
+
+    # -- addresses --------------------------------------------------------------------------------------
+    async def request_address(self, account: Account, address: object) -> str | None:
+        """Note ``address`` as waiting for confirmation; the code to mail to it (None: it is already yours)."""
+        address = check_email(address)
+        if account.email is not None and account.email.lower() == address.lower():
+            return None
+        code = f"{secrets.randbelow(10**8):08d}"
+
+        def work(connection: Connection) -> None:
+            taken = connection.execute(select(USERS.c.id).where(func.lower(USERS.c.email) == address.lower(),
+                                                               USERS.c.id != account.id)).first()
+            if taken is not None:
+                raise Conflict("email: this address belongs to another account")
+            connection.execute(update(USERS).where(USERS.c.id == account.id).values(
+                email_pending=address, email_code=token_hash(code), email_code_at=utcnow()))
+
+        await self.writer.run(work)
+        return code
+
+    async def confirm_address(self, account: Account, code: object) -> str:
+        """Confirm the waiting address with the code mailed to it; the address."""
+        if not isinstance(code, str) or not re.fullmatch(r"[0-9]{8}", code.strip()):
+            raise Unprocessable("code: expected the 8 digits mailed to the address")
+        hashed = token_hash(code.strip())
+
+        def work(connection: Connection) -> str:
+            row = connection.execute(select(USERS.c.email_pending, USERS.c.email_code, USERS.c.email_code_at)
+                                     .where(USERS.c.id == account.id)).first()
+            fresh = row is not None and row.email_code_at is not None and \
+                utcnow() - row.email_code_at < dt.timedelta(hours=CODE_HOURS)
+            if row is None or not row.email_pending or not fresh or not secrets.compare_digest(row.email_code or "", hashed):
+                raise Unprocessable("code: wrong or expired: ask for a new one by giving the address again")
+            try:
+                with connection.begin_nested():
+                    connection.execute(update(USERS).where(USERS.c.id == account.id).values(
+                        email=row.email_pending, email_pending=None, email_code=None, email_code_at=None))
+            except IntegrityError:
+                raise Conflict("email: this address belongs to another account") from None
+            return str(row.email_pending)
+
+        return await self.writer.run(work)
+
+    async def forget_address(self, account: Account) -> None:
+        await self.writer.run(lambda connection: connection.execute(update(USERS).where(USERS.c.id == account.id).values(
+            email=None, email_pending=None, email_code=None, email_code_at=None)))
+
+    async def set_mail_on_turn(self, account: Account, on: bool) -> None:
+        await self.writer.run(lambda connection: connection.execute(
+            update(USERS).where(USERS.c.id == account.id).values(mail_on_turn=on)))
+
+    # -- upkeep ---------------------------------------------------------------------------------------
+    async def sweep(self) -> None:
+        """Forget expired log-ins, finished limit windows, stale devices and codes."""
+        now = utcnow()
+        window = dt.timedelta(seconds=max(self.limits.login_window, 3600))
+
+        def work(connection: Connection) -> None:
+            connection.execute(SESSIONS.delete().where(SESSIONS.c.expires < now))
+            sweep(connection, now - window)
+            connection.execute(DEVICES.delete().where(DEVICES.c.last_used < now - dt.timedelta(days=365)))
+            connection.execute(update(USERS).where(USERS.c.email_code_at < now - dt.timedelta(hours=CODE_HOURS))
+                               .values(email_pending=None, email_code=None, email_code_at=None))
+
+        await self.writer.run(work)
+
+
+_ACCOUNT_COLUMNS = (USERS.c.id, USERS.c.name, USERS.c.is_bot, USERS.c.email, USERS.c.email_pending,
+                    USERS.c.mail_on_turn)
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, bool(row.is_bot), None, row.email, row.email_pending, bool(row.mail_on_turn))
+
+
+def _with(account: Account, **changes: Any) -> Account:
+    return dataclasses.replace(account, **changes)
+
+
+def _find(connection: Connection, name: str) -> Account | None:
+    row = connection.execute(select(*_ACCOUNT_COLUMNS).where(func.lower(USERS.c.name) == name[:64].lower())).first()
+    return None if row is None else _account(row)
+
+
+def _give_back(connection: Connection, key: str) -> None:
+    connection.execute(update(LIMITS).where(LIMITS.c.key == key[:200], LIMITS.c.count > 0)
+                       .values(count=LIMITS.c.count - 1))
+
+
+def _remember_device(connection: Connection, user_id: int, device_hash: str, now: dt.datetime) -> None:
+    changed = connection.execute(update(DEVICES).where(DEVICES.c.token_hash == device_hash, DEVICES.c.user_id == user_id)
+                                 .values(last_used=now)).rowcount
+    if not changed:
+        try:
+            with connection.begin_nested():
+                connection.execute(insert(DEVICES).values(token_hash=device_hash, user_id=user_id, created=now,
+                                                          last_used=now))
+        except IntegrityError:  # the same device token for another account: it stays that account's
+            pass
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    return None if value is None else value.isoformat() + "Z"

@@ -8,51 +8,38 @@ legal. A finished match's replay asks for the board after any of its events.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from sqlalchemy.orm import Session as DbSession
-
 from ..errors import GammonError
-from ..match import ActionKind, Match
-from ..play import BAR, OFF, Play
+from ..events import ActionKind
+from ..match import Match
+from ..notation.movetext import parse_moves
+from ..play import OFF, Play
 from ..position import Color
 from ..svg import board_svg, point_boxes
-from . import games
 from .errors import Unprocessable
-from .models import MatchRow
+from .matches.live import side_name
 
-_STEP = re.compile(r"^(bar|[0-9]{1,2})/(off|[0-9]{1,2})\*?$")
 MAX_STEPS = 8
 
 
 def _steps(text: str) -> list[tuple[int, int]]:
-    steps = []
-    for word in text.replace(",", " ").split():
-        found = _STEP.match(word.lower())
-        if not found:
-            raise Unprocessable(f"moves: expected checker moves such as 13/8,8/5 (bar and off allowed), got {word[:20]!r}")
-        source, target = found.groups()
-        steps.append((BAR if source == "bar" else int(source), OFF if target == "off" else int(target)))
-    if len(steps) > MAX_STEPS:
-        raise Unprocessable(f"moves: at most {MAX_STEPS} checker moves, got {len(steps)}")
-    return steps
+    """The checker moves typed so far (``13/8,8/5``, ``bar/22*``), read by the one move-text reader."""
+    try:
+        play = parse_moves(text.replace(",", " "))
+    except GammonError as error:
+        raise Unprocessable(f"moves: expected checker moves such as 13/8,8/5 (bar and off allowed): {error}") from None
+    if len(play.moves) > MAX_STEPS:
+        raise Unprocessable(f"moves: at most {MAX_STEPS} checker moves, got {len(play.moves)}")
+    return [(move.source, move.target) for move in play.moves]
 
 
-def board(db: DbSession, row: MatchRow, view: Color, moves: str = "", upto: int | None = None) -> dict[str, Any]:
-    """The picture and the grid of ``row``'s board from ``view``'s side (see the module)."""
-    if row.status not in ("playing", "finished"):
-        raise Unprocessable(f"match {row.id} is {row.status}: it has no board yet")
-    if upto is not None:
-        match = games.full_match(db, row, upto)
-        if moves:
-            raise Unprocessable("moves: a replay's board takes no moves")
-    else:
-        match = games.load(db, row)
+def board(match: Match, crawford: bool, view: Color, moves: str = "") -> dict[str, Any]:
+    """The picture and the grid of ``match``'s board from ``view``'s side (see the module)."""
     state = match.state
     last = next((action for action in reversed(match.history) if action.kind in (ActionKind.PLAY, ActionKind.NEW_GAME)),
                 None)  # the last play of this game, drawn as arrows
-    mirror = Match.from_state(state, crawford=row.options["crawford"])
+    mirror = Match.from_state(state, crawford=crawford)
     entered: list[str] = []
     if moves:
         if state.dice is None or mirror.to_act is None:
@@ -74,20 +61,19 @@ def board(db: DbSession, row: MatchRow, view: Color, moves: str = "", upto: int 
     cells = []
     for point in range(1, 25):
         mine, other = position.checkers(view)[point - 1], theirs[24 - point]
-        cells.append({"point": point, "color": (games.color_name(view) if mine else games.color_name(view.other)
-                                                if other else None), "count": mine or other})
+        cells.append({"point": point, "color": side_name(view) if mine else side_name(view.other) if other else None,
+                      "count": mine or other})
+    drawn = last is not None and last.kind == ActionKind.PLAY and last.play is not None and bool(last.play.moves)
     return {
         "svg": board_svg(shown, orientation=view, size=672, title=None,
                          **({"play": last.play, "mover": last.color}
-                            if last is not None and last.kind == ActionKind.PLAY and last.play and last.play.moves
-                            and not mirror.pending_moves else {})),
-        "last_play": {"color": games.color_name(last.color), "play": str(last.play)}
-        if last is not None and last.kind == ActionKind.PLAY and last.play and last.play.moves else None,
+                            if drawn and last is not None and not mirror.pending_moves else {})),
+        "last_play": {"color": side_name(last.color), "play": str(last.play)} if drawn and last is not None else None,
         "boxes": point_boxes(),
         "cells": cells,
-        "bar": {games.color_name(c): position.bar(c) for c in Color},
-        "off": {games.color_name(c): position.borne_off(c) for c in Color},
-        "pips": {games.color_name(c): position.pip_count(c) for c in Color},
+        "bar": {side_name(c): position.bar(c) for c in Color},
+        "off": {side_name(c): position.borne_off(c) for c in Color},
+        "pips": {side_name(c): position.pip_count(c) for c in Color},
         "moves": entered,
         "pending": str(Play(tuple(mirror.pending_moves))) if mirror.pending_moves else "",
         "complete": complete,

@@ -1,20 +1,31 @@
 """The database: where it is (SQLite in the user's data folder by default, PostgreSQL by URL),
-its schema (Alembic migrations, applied on start) and its sessions."""
+its schema (Alembic migrations, applied under a lock so any number of servers may start at
+once) and the two doors every query goes through: a bounded pool of readers and the one
+writer (:mod:`gammon.server.writer`)."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from .errors import ServerConfigError
+from .errors import ServerConfigError, Unavailable
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-#: The execution option of a session that will write (see :func:`open_engine`).
+#: The execution option of a connection that will write: on SQLite it begins with BEGIN IMMEDIATE.
 WRITE = "gammon_write"
+#: PostgreSQL advisory lock held while the schema is migrated (any number, the same everywhere).
+MIGRATION_LOCK = 7_240_731_001
+READERS = 8  #: threads reading the database at once (each with its own connection)
+log = logging.getLogger("gammon.server")
+T = TypeVar("T")
 
 
 def default_url() -> str:
@@ -26,7 +37,7 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'server.db'}"
 
 
-def open_engine(url: str | None = None) -> Engine:
+def open_database(url: str | None = None, *, pool_size: int = READERS + 2) -> Engine:
     """An engine for ``url``; SQLite gets WAL, a busy timeout and foreign keys."""
     url = url or default_url()
     try:
@@ -35,10 +46,12 @@ def open_engine(url: str | None = None) -> Engine:
         raise ServerConfigError(f"--db: not a database URL: {url!r} (expected e.g. sqlite:///FILE or "
                                 "postgresql+psycopg://USER@HOST/DB)") from None
     if parsed.get_backend_name() == "sqlite":
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False},
+                               pool_size=pool_size, max_overflow=4)
 
         @event.listens_for(engine, "connect")
-        def _pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
+        def _pragmas(connection: Any, _record: Any) -> None:
+            connection.isolation_level = None  # SQLAlchemy's BEGIN below, not pysqlite's implicit one
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives the process being killed
@@ -47,40 +60,62 @@ def open_engine(url: str | None = None) -> Engine:
             cursor.close()
 
         @event.listens_for(engine, "begin")
-        def _begin(connection) -> None:  # type: ignore[no-untyped-def]
-            # A writing transaction takes the write lock at its start, so its version check and
-            # its update are one step and it waits its turn (busy_timeout) instead of failing
-            # to upgrade a read lock; readers do not queue behind writers (WAL).
+        def _begin(connection: Connection) -> None:
+            # A writing transaction takes SQLite's write lock at its start, so it never fails to
+            # upgrade a read lock half-way; readers do not queue behind it (WAL).
             write = connection.get_execution_options().get(WRITE, False)
             connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
-        return _sqlite_manual_transactions(engine)
+        return engine
     if parsed.get_backend_name() != "postgresql":
         raise ServerConfigError(f"--db: {parsed.get_backend_name()} is not supported (SQLite or PostgreSQL)")
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
-
-
-def _sqlite_manual_transactions(engine: Engine) -> Engine:
-    """Let SQLAlchemy's BEGIN through: pysqlite's own implicit transactions are turned off."""
-
-    @event.listens_for(engine, "connect", insert=True)
-    def _no_implicit(connection, _record) -> None:  # type: ignore[no-untyped-def]
-        connection.isolation_level = None
-
-    return engine
+    return create_engine(url, pool_size=pool_size, max_overflow=4, pool_pre_ping=True, pool_timeout=30)
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (a new database is created from nothing)."""
+    """Bring the schema up to the newest migration, one server at a time (a new database is
+    created from nothing): PostgreSQL's advisory lock, SQLite's write lock."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect().execution_options(**{WRITE: True}) as connection:
+        with connection.begin():
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
 
 
-def session_factory(engine: Engine) -> sessionmaker:
-    return sessionmaker(engine, expire_on_commit=False)
+class Readers:
+    """A bounded pool of threads that read: a request awaits its read without holding a worker
+    that anything else needs, and over ``queue`` reads waiting it is refused at once (503)."""
+
+    def __init__(self, engine: Engine, threads: int = READERS, queue: int = 2000) -> None:
+        self.engine = engine
+        self._pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gammon-read")
+        self.queue = queue
+        self.waiting = 0
+
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """``job(connection)`` in a read transaction, awaited."""
+        if self.waiting >= self.queue:
+            raise Unavailable("the server is busy: try again in a moment")
+        self.waiting += 1
+        try:
+            return await asyncio.wrap_future(self._pool.submit(self._read, job))
+        finally:
+            self.waiting -= 1
+
+    def _read(self, job: Callable[[Connection], T]) -> T:
+        try:
+            with self.engine.connect() as connection:
+                with connection.begin():
+                    return job(connection)
+        except DBAPIError as error:
+            log.warning("a read failed: %s", str(error).splitlines()[0])
+            raise Unavailable("the database did not answer: try again in a moment") from None
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

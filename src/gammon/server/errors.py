@@ -19,7 +19,7 @@ class ServerError(GammonError):
 
 
 class ServerConfigError(ServerError):
-    """A server option that cannot work (a bad database URL, a port in use)."""
+    """A setting that cannot work (a bad database URL, a port in use): the message names it."""
 
 
 class Unauthorized(ServerError):
@@ -47,4 +47,20 @@ class Unprocessable(ServerError):
 
 
 class TooManyRequests(ServerError):
+    """A limit reached: ``retry_after`` says in how many seconds the client may try again."""
+
     status = 429
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.message, self.retry_after))
+
+
+class Unavailable(ServerError):
+    """The server cannot take this on now (too busy, or the database did not save it): nothing
+    was changed, and the same request may be sent again."""
+
+    status = 503

@@ -1,16 +1,31 @@
-"""The server's tables: accounts, sessions, matches and each match's event log.
+"""The server's tables: accounts, log-ins, devices, limits, matches and each match's event log.
 
 A match's truth is its event log: every applied action is a row, written in the same
 transaction as the match row's new ``version``, so an acknowledged action is never lost and
 two conflicting submissions cannot both apply (the second finds the version moved on).
+Queries use these tables through SQLAlchemy Core (``User.__table__``), not ORM sessions.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, true
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    true,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 def utcnow() -> dt.datetime:
@@ -22,7 +37,11 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """A person (name and argon2id hash) or a bot (``bot:NAME``, no password); both are rated."""
+    """A person (name and argon2id hash) or a bot (``bot:NAME``, no password); both are rated.
+
+    Names are unique without regard to case in the database itself (an index on ``lower(name)``),
+    and so are confirmed e-mail addresses.
+    """
 
     __tablename__ = "users"
 
@@ -30,11 +49,19 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
-    email: Mapped[str | None] = mapped_column(String(255))
-    mail_on_turn: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())  #: a mail with the board when it is your turn
+    email: Mapped[str | None] = mapped_column(String(255))  #: a confirmed address: the only one mail goes to
+    email_pending: Mapped[str | None] = mapped_column(String(255))  #: an address waiting for its code
+    email_code: Mapped[str | None] = mapped_column(String(64))  #: SHA-256 of the code mailed to it
+    email_code_at: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    mail_on_turn: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     rating: Mapped[float] = mapped_column(Float, default=1500.0)
     experience: Mapped[int] = mapped_column(Integer, default=0)
+    rated_matches: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  #: against established players
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+Index("ux_users_name_lower", func.lower(User.name), unique=True)
+Index("ux_users_email_lower", func.lower(User.email), unique=True)
 
 
 class Session(Base):
@@ -46,21 +73,49 @@ class Session(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
-    user: Mapped[User] = relationship()
+    last_used: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    expires: Mapped[dt.datetime | None] = mapped_column(DateTime, index=True)
+    address: Mapped[str | None] = mapped_column(String(64))
+    agent: Mapped[str | None] = mapped_column(String(200))
 
 
-class LoginFailure(Base):
-    """A wrong password, kept for the rate limit (shared by every server on the database)."""
+class Device(Base):
+    """A browser or program that has logged in to an account: its log-ins are limited apart from
+    strangers', so a stranger guessing passwords cannot lock the owner out."""
 
-    __tablename__ = "login_failures"
+    __tablename__ = "devices"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(64), index=True)
-    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    last_used: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+
+class LimitCounter(Base):
+    """How many times ``key`` (a limit and who it limits) was used since ``window_start``:
+    incremented atomically, so every server on the database shares one count."""
+
+    __tablename__ = "limit_counters"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    window_start: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+
+class Commitment(Base):
+    """A dice seed drawn and committed before a player chooses theirs (``POST /api/commitments``)."""
+
+    __tablename__ = "commitments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    seed: Mapped[str] = mapped_column(String(64))
+    created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
 
 
 class MatchRow(Base):
-    """A challenge and then a match: who plays, the rules, where it stands, and its dice seed."""
+    """A challenge and then a match: who plays, the rules, where it stands, and its dice seeds."""
 
     __tablename__ = "matches"
 
@@ -71,8 +126,12 @@ class MatchRow(Base):
     options: Mapped[dict] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)  # invited, declined, playing, finished
     version: Mapped[int] = mapped_column(Integer, default=0)
-    seed: Mapped[str] = mapped_column(String(64))  # hex; revealed when the match ends
-    commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of the seed
+    seed: Mapped[str] = mapped_column(String(64))  # the server's seed, hex; revealed when the match ends
+    commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of the server's seed
+    challenger_seed: Mapped[str | None] = mapped_column(String(64))  # each player's own seed, shown from the start
+    opponent_seed: Mapped[str | None] = mapped_column(String(64))
+    dice_scheme: Mapped[int] = mapped_column(Integer, default=2, server_default="1")  # 1: the server's seed alone
+    digest: Mapped[str | None] = mapped_column(String(64))  # SHA-256 chain over the events written so far
     rolls_drawn: Mapped[int] = mapped_column(Integer, default=0)
     next_seq: Mapped[int] = mapped_column(Integer, default=0)  # events written so far: a read sees only these
     game_number: Mapped[int] = mapped_column(Integer, default=1)
@@ -83,16 +142,17 @@ class MatchRow(Base):
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     to_act_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)  # who must act now
     pbm_modes: Mapped[dict | None] = mapped_column(JSON)  # {"white": {"greedy": .., "manual": ..}, "black": ..}: by mail
+    challenger_confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    rated: Mapped[bool | None] = mapped_column(Boolean)  # decided when the match ends
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     updated: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime, index=True)
 
-    white: Mapped[User] = relationship(foreign_keys=[white_id], lazy="joined", innerjoin=True)
-    black: Mapped[User] = relationship(foreign_keys=[black_id], lazy="joined", innerjoin=True)
-
 
 class Event(Base):
-    """One event of a match, in order: ``action`` is the match action's text (for replay)."""
+    """One event of a match, in order: ``kind`` and ``data`` are a :mod:`gammon.events` event;
+    ``action`` is the referee's one-line form of its action (for replay); ``description`` the
+    sentence a spectator hears, kept for people reading the table."""
 
     __tablename__ = "events"
     __table_args__ = (UniqueConstraint("match_id", "seq"), Index("ix_events_match_seq", "match_id", "seq"))
@@ -121,3 +181,13 @@ class RatingChange(Base):
     after: Mapped[float] = mapped_column(Float)
     won: Mapped[bool] = mapped_column(Boolean)
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+
+USERS = User.__table__
+SESSIONS = Session.__table__
+DEVICES = Device.__table__
+LIMITS = LimitCounter.__table__
+COMMITMENTS = Commitment.__table__
+MATCHES = MatchRow.__table__
+EVENTS = Event.__table__
+RATING_CHANGES = RatingChange.__table__

@@ -1,168 +1,202 @@
 """Running play-by-mail commands: every door (the line port, ``POST /pbm``, e-mail) calls :func:`run`.
 
-A command reaches the same matches as the JSON API through :mod:`gammon.server.games`, in
-one transaction; its answer is text: what happened, then the board. Passwords are checked
-with the account's argon2id hash and wrong ones count towards the log-in rate limit.
+A command reaches the same matches as the JSON API, through the same match service and
+account checks (passwords count towards the same log-in limits); its answer is text: what
+happened, then the board. Each address may send so many commands a minute. An answer names
+the registered, confirmed addresses it may be mailed to: only those of accounts the command
+proved with their password (or whose own address sent it), so the server cannot be made to
+mail anyone else.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol
-
-from sqlalchemy import func, or_, select
-from sqlalchemy.orm import Session as DbSession
+from typing import Any, Protocol
 
 from ...errors import GammonError
+from ...events import MatchEvent, event_from_data
+from ...narration import RESIGNATION_WORDS, Narrator
 from ...notation import pbm as pbm_notation
 from ...position import Color
-from .. import accounts, games
-from ..bots import find_opponent
-from ..errors import Forbidden, NotFound, ServerError, Unprocessable
-from ..models import Event, MatchRow, User
-from ..toplist import toplist
+from ..accounts import Account, Accounts
+from ..database import Readers
+from ..errors import Forbidden, NotFound, ServerError, TooManyRequests, Unprocessable
+from ..limits import Buckets
+from ..matches import store
+from ..matches.live import LiveMatch, side_name, written
+from ..matches.rules import API_MODES, MAIL_MODES
+from ..matches.service import Applied, MatchService
+from ..matches.store import EventRow
+from ..profiles import toplist
+from ..seats import BOT_PREFIX, DEFAULT_BOTS, check_bot
+from ..settings import Settings
 from .board_text import draw, frame_color
-from .language import ALIASES, USAGE, Command, CommandError, parse
+from .language import ALIASES, USAGE, Command, MailCommandError, parse
 
 log = logging.getLogger("gammon.server.pbm")
-EMAIL = re.compile(r"^[^@\s<>,;\"]{1,64}@[A-Za-z0-9.-]{1,190}$")
 LIST_LIMIT = 50
 
 
 class Host(Protocol):
-    """What a door gives the executor: database sessions, the bots offered, and who to tell of a change."""
+    """What a door gives the executor: the services, the settings, the per-address buckets and the mailer."""
 
-    def db(self, write: bool = False) -> contextlib.AbstractContextManager[DbSession]: ...
-
-    def after_action(self, match_id: int, bot_to_act: bool) -> None: ...
-
-    @property
-    def external_bots(self) -> tuple[str, ...]: ...
+    settings: Settings
+    readers: Readers
+    accounts: Accounts
+    service: MatchService
+    commands: Buckets
+    mailer: Any
 
 
 @dataclass(frozen=True)
 class Answer:
-    """A command's answer: its text, whether it was done, and where a mail of it may go.
-
-    ``recipients`` are the registered addresses of the accounts the command names (looked up
-    in the command's own transaction); a From header never adds one.
-    """
+    """A command's answer: its text, whether it was done, and where a mail of it may go."""
 
     text: str
     ok: bool
     recipients: tuple[str, ...] = ()
+    limited: bool = False  #: refused by a limit (HTTP 429)
 
 
-def run(host: Host, line: str) -> Answer:
-    """Parse and run one command line; every failure is an answer, never an exception."""
+async def run(host: Host, line: str, address: str, sender: str | None = None) -> Answer:
+    """Parse and run one command line from ``address`` (``sender``: the From of a mail); every
+    failure is an answer, never an exception."""
+    wait = host.commands.take(address)
+    if wait:
+        return Answer(f"error: too many commands from your address: try again in {int(wait) + 1} seconds", False,
+                      limited=True)
     try:
         command = parse(line)
-    except CommandError as error:
+    except MailCommandError as error:
         return Answer(f"error: {error}", False)
-    changed: list[tuple[int, bool]] = []
-    recipients: tuple[str, ...] = ()
+    proven: list[Account] = []
     try:
-        write = command.word not in ("help", "board", "history", "games", "ratings")
-        with host.db(write=write) as db:
-            recipients = _addresses(db, command)
-            text = _execute(host, db, command, changed)
+        text = await _execute(host, command, address, proven)
+    except TooManyRequests as error:
+        return Answer(f"error: {error.message}", False, await _recipients(host, command, proven, sender), True)
     except ServerError as error:
-        return Answer(f"error: {error.message}", False, recipients)
+        return Answer(f"error: {error.message}", False, await _recipients(host, command, proven, sender))
     except GammonError as error:
-        return Answer(f"error: {error}", False, recipients)
+        return Answer(f"error: {error}", False, await _recipients(host, command, proven, sender))
     except Exception:  # a bug must not take the door down: say so, keep the details in the log
         log.exception("play-by-mail command %r failed", command)
-        return Answer("error: the server could not run this command; nothing was changed", False, recipients)
-    for match_id, bot_to_act in changed:
-        host.after_action(match_id, bot_to_act)
-    return Answer(text, True, recipients)
+        return Answer("error: the server could not run this command; nothing was changed", False)
+    return Answer(text, True, await _recipients(host, command, proven, sender))
 
 
-def _addresses(db: DbSession, command: Command) -> tuple[str, ...]:
-    found = []
-    for name in command.accounts:
-        user = accounts.find_user(db, name[:64])
-        if user is not None and user.email and user.email not in found:
-            found.append(user.email)
+async def answers(host: Host, text: str, address: str, sender: str | None = None) -> list[Answer]:
+    """Each command line of ``text`` run in turn (blank lines skipped; at most the per-request limit)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    limit = host.settings.limits.commands_per_request
+    results = [await run(host, line, address, sender) for line in lines[:limit]]
+    if len(lines) > limit:
+        results.append(Answer(f"error: at most {limit} commands are read at a time; {len(lines) - limit} were not",
+                              False, limited=True))
+    if not results:
+        results.append(await run(host, "", address, sender))
+    return results
+
+
+async def _recipients(host: Host, command: Command, proven: list[Account], sender: str | None) -> tuple[str, ...]:
+    """Where the answer may be mailed: accounts proven by password, or whose own confirmed address sent it."""
+    found: list[str] = []
+    for account in proven:
+        fresh = await host.accounts.find(account.name)
+        if fresh is not None and fresh.email and fresh.email not in found:
+            found.append(fresh.email)
+    if sender:
+        for name in command.accounts:
+            account = await host.accounts.find(name)
+            if account is not None and account.email and account.email.lower() == sender.lower() \
+                    and account.email not in found:
+                found.append(account.email)
     return tuple(found)
 
 
 # -- commands ---------------------------------------------------------------------------------
-def _execute(host: Host, db: DbSession, command: Command, changed: list[tuple[int, bool]]) -> str:
+async def _execute(host: Host, command: Command, address: str, proven: list[Account]) -> str:
     word = command.word
+    accounts, service = host.accounts, host.service
     if word == "help":
         return _help(command.args)
     if word == "register":
-        user = accounts.register(db, command.user, command.password)
-        return (f"Welcome, {user.name}: your account is open. Give it an address for your answers and turns:\n"
-                f"email {user.name} PASSWORD you@example.org")
+        account = await accounts.register(command.user, command.password, address)
+        return (f"Welcome, {account.name}: your account is open. Give it an address for your answers and turns:\n"
+                f"email {account.name} PASSWORD you@example.org")
     if word == "board":
-        row = games.get_row(db, command.board)  # type: ignore[arg-type]
-        return report(db, row)
+        return await report(host, await service.current(command.board))  # type: ignore[arg-type]
     if word == "history":
-        return _history(db, games.get_row(db, command.board))  # type: ignore[arg-type]
+        return await _history(host, await service.current(command.board))  # type: ignore[arg-type]
     if word == "games":
-        return _games(db, command.user)  # type: ignore[arg-type]
+        return await _games(host, command.user)  # type: ignore[arg-type]
     if word == "ratings":
-        return _ratings(db, command.args[0])
+        return await _ratings(host, command.args[0])
     if word == "challenge":
-        return _challenge(host, db, command, changed)
-    user = accounts.authenticate(db, command.user, command.password)
+        return await _challenge(host, command, address, proven)
+    user = await accounts.check(command.user, command.password, address)
+    proven.append(user)
     if word == "email":
-        return _email(user, command.args[0])
+        return await _email(host, user, command.args[0])
+    if word == "confirm":
+        confirmed = await accounts.confirm_address(user, command.args[0])
+        return f"{user.name}: your answers and turns go to {confirmed} now."
     if word == "mail":
-        user.mail_on_turn = command.args[0] == "on"
-        where = f" at {user.email}" if user.email else " once you give an address (email USER PASSWORD ADDRESS)"
-        return (f"{user.name}: you will get a mail with the board when it is your turn{where}." if user.mail_on_turn
+        on = command.args[0] == "on"
+        await accounts.set_mail_on_turn(user, on)
+        where = f" at {user.email}" if user.email else " once you give an address and confirm it"
+        return (f"{user.name}: you will get a mail with the board when it is your turn{where}." if on
                 else f"{user.name}: no more mails on your turn; answers to your commands still come.")
-    row = games.get_row(db, command.board, lock=True)  # type: ignore[arg-type]
-    before = row.next_seq
+    live = await service.current(command.board)  # type: ignore[arg-type]
     if command.move_number is not None:
-        number = move_number(db, row)
+        number = await move_number(host, live)
         if command.move_number != number:
-            raise Unprocessable(f"this is move {number} of board {row.id}, not move {command.move_number}: "
-                                f"the move was meant for an earlier turn, so nothing was played")
-    outcome = _act(db, user, row, command)
-    changed.append((row.id, outcome.bot_to_act))
-    news = [item["description"] for item in games.events_between(db, row.id, before - 1, row.next_seq)]
-    return "\n".join([*news, "", report(db, row)])
+            when = "an earlier" if command.move_number < number else "a later"
+            raise Unprocessable(f"this is move {number} of board {live.info.id}, not move {command.move_number}: "
+                                f"the move was meant for {when} turn, so nothing was played")
+    applied = await _act(host, user, live, command)
+    color = applied.live.color_of(user.id)
+    narrator = Narrator(applied.live.names, color)
+    news = [narrator.tell(_event(EventRow.of(row))) for row in applied.rows]
+    return "\n".join([*news, "", await report(host, applied.live)])
 
 
-def _act(db: DbSession, user: User, row: MatchRow, command: Command) -> games.Outcome:
+def _event(row: EventRow) -> MatchEvent:
+    return event_from_data(row.kind, row.game, row.color, row.data)
+
+
+async def _act(host: Host, user: Account, live: LiveMatch, command: Command) -> Applied:
     word = command.word
+    service, seat, info = host.service, user.seat, live.info
     if word in ("greedy", "manual"):
-        return games.set_mode(db, user, row, word)
-    if word == "accept" and row.status == "invited":
-        return games.accept(db, user, row)
-    if word == "decline" and row.status == "invited":
-        games.decline(db, user, row)
-        return games.Outcome(row, None)
-    if row.status != "playing":
-        raise Unprocessable(f"board {row.id} is {row.status}: nothing can be played")
-    match = games.load(db, row)
+        return await service.set_mode(seat, info.id, word)
+    if word == "accept" and info.status == "invited":
+        return await service.accept(seat, info.id)
+    if word == "decline" and info.status == "invited":
+        return await service.decline(seat, info.id)
+    if info.status != "playing" or live.match is None:
+        raise Unprocessable(f"board {info.id} is {info.status}: nothing can be played")
+    match = live.match
     state = match.state
-    version = row.version
-    games._cache.put(row.id, row.version, match)
+    version = info.version
+    color = live.color_of(user.id)
     if word == "move":
-        if state.dice is None:
-            raise Unprocessable(f"board {row.id}: you have not rolled yet; roll BOARD USER PASSWORD (or wait for "
-                                f"your opponent's move)" if match.to_act == games.user_color(row, user) else
-                                f"board {row.id}: it is not your turn")
-        color = games.user_color(row, user)
+        if color is None:
+            raise Forbidden(f"{user.name} does not play on board {info.id}")
         if match.to_act != color:
-            raise Forbidden(f"board {row.id}: it is {_name(row, match.to_act)}'s turn, not yours")
-        frame = frame_color(color, ohs_of(db, row))
+            raise Forbidden(f"board {info.id}: it is {live.names[match.to_act] if match.to_act is not None else 'nobody'}'s "
+                            "turn, not yours")
+        if state.dice is None:
+            raise Unprocessable(f"board {info.id}: you have not rolled yet; roll {info.id} {user.name} PASSWORD "
+                                "(in manual mode), or wait for the server to roll for you")
+        frame = frame_color(color, await ohs_of(host, live))
         try:
             play = pbm_notation.parse_play(command.move or "", state.position, state.dice, frame)  # type: ignore[arg-type]
         except GammonError as error:
             legal = sorted({pbm_notation.format_play(p, frame) or "(no move)" for p in match.legal_plays})
             raise Unprocessable(f"{error}\nYour legal moves with {state.dice[0]}-{state.dice[1]}:\n  "
                                 + "\n  ".join(legal)) from None
-        return games.act(db, user, row, "play", play=str(play), version=version)
+        return await service.act(seat, info.id, "play", play=str(play), version=version)
     if word == "roll" and state.double_offered:
         word = "take"
     elif word == "accept":
@@ -173,51 +207,70 @@ def _act(db: DbSession, user: User, row: MatchRow, command: Command) -> games.Ou
         word = "drop"
     if word == "resign":
         value = {"single": 1, "gammon": 2, "backgammon": 3}[command.args[0]] if command.args else 1
-        return games.act(db, user, row, "resign", value=value, version=version)
-    return games.act(db, user, row, word, version=version)
+        return await service.act(seat, info.id, "resign", value=value, version=version)
+    return await service.act(seat, info.id, word, version=version)
 
 
-def _challenge(host: Host, db: DbSession, command: Command, changed: list[tuple[int, bool]]) -> str:
+async def _challenge(host: Host, command: Command, address: str, proven: list[Account]) -> str:
     first, second = command.args
-    challenger = accounts.find_user(db, first[:64])
+    options = dict(command.options)
+    length, force = options.pop("length"), bool(options.pop("force"))
     if command.password is not None:
-        challenger = accounts.authenticate(db, first, command.password)
+        challenger = await host.accounts.check(first, command.password, address)
+        proven.append(challenger)
+    else:
+        challenger = await host.accounts.find(first[:64])  # type: ignore[assignment]
+        if force:
+            raise Forbidden(f"challenge: -force needs {first}'s password: challenge {first} {second} PASSWORD -force")
     if challenger is None or challenger.is_bot:
         raise NotFound(f"challenge: no user {first!r} (register USER PASSWORD opens an account)")
-    opponent = find_opponent(db, second, host.external_bots)
+    if second.startswith(BOT_PREFIX):
+        opponent = (await host.accounts.bot(BOT_PREFIX + check_bot(second[len(BOT_PREFIX):],
+                                                                   host.settings.external_bots))).seat
+    else:
+        found = await host.accounts.find(second[:64])
+        if found is None or found.is_bot:
+            raise Unprocessable(f"opponent: no user {second[:64]!r} (a bot is named bot:PLAYER, e.g. bot:{DEFAULT_BOTS[2]})")
+        opponent = found.seat
     if opponent.is_bot and command.password is None:
         raise Forbidden(f"challenge: a match against a bot starts at once, so it needs {challenger.name}'s password: "
                         f"challenge {challenger.name} {opponent.name} PASSWORD")
-    options = dict(command.options)
-    length, force = options.pop("length"), options.pop("force")
-    modes = {"white": dict(games.DEFAULT_MODES), "black": dict(games.DEFAULT_MODES)}
+    modes = {"white": dict(MAIL_MODES), "black": dict(MAIL_MODES)}
     if opponent.is_bot:
-        modes["black"] = dict(games.API_MODES)  # the bot decides its own rolls and doubles
-    outcome = games.challenge(db, challenger, opponent, length, options, challenger_first=bool(force), modes=modes)
-    row = outcome.row
-    changed.append((row.id, outcome.bot_to_act))
-    if row.status == "invited":
-        return (f"Board {row.id}: {challenger.name} challenges {opponent.name} to {_length(row)}.\n"
-                f"{opponent.name} accepts with: accept {row.id} {opponent.name} PASSWORD\n"
-                f"(or declines with: decline {row.id} {opponent.name} PASSWORD)")
-    return report(db, row)
+        modes["black"] = dict(API_MODES)  # the bot decides its own rolls and doubles
+    applied = await host.service.challenge(challenger.seat, opponent, length, options, challenger_first=force,
+                                           modes=modes, confirmed=command.password is not None)
+    info = applied.live.info
+    if info.status == "invited":
+        first_play = f", {challenger.name} taking the higher die of the first opening roll (-force)" if force else ""
+        text = f"Board {info.id}: {challenger.name} challenges {opponent.name} to {_length(info.length)}{first_play}.\n"
+        if not info.challenger_confirmed:
+            return text + (f"It was sent without {challenger.name}'s password, so {challenger.name} confirms it first: "
+                           f"accept {info.id} {challenger.name} PASSWORD")
+        return text + (f"{opponent.name} accepts with: accept {info.id} {opponent.name} PASSWORD\n"
+                       f"(or declines with: decline {info.id} {opponent.name} PASSWORD)")
+    return await report(host, applied.live)
 
 
-def _email(user: User, address: str) -> str:
+async def _email(host: Host, user: Account, address: str) -> str:
     if address.lower() == "none":
-        user.email = None
+        await host.accounts.forget_address(user)
         return f"{user.name}: your address is removed; no mail will be sent to you."
-    if len(address) > 254 or not EMAIL.match(address):
-        raise Unprocessable(f"email: expected an address such as you@example.org, got {address[:60]!r}")
-    user.email = address
-    return f"{user.name}: your answers and turns go to {address}."
+    if host.mailer is None:
+        raise Unprocessable("email: this server sends no mail, so an address cannot be confirmed")
+    code = await host.accounts.request_address(user, address)
+    if code is None:
+        return f"{user.name}: your answers and turns already go to {address}."
+    host.mailer.confirmation(address, user.name, code)
+    return (f"{user.name}: a code was mailed to {address}; your mail goes there once you confirm it: "
+            f"confirm {user.name} PASSWORD CODE")
 
 
 def _help(words: tuple[str, ...]) -> str:
     if words:
         topic = ALIASES.get(words[0], words[0])
         if topic not in USAGE:
-            raise CommandError(f"help: no command {words[0][:40]!r}; the commands are {', '.join(USAGE)}")
+            raise MailCommandError(f"help: no command {words[0][:40]!r}; the commands are {', '.join(USAGE)}")
         return USAGE[topic]
     return ("Commands (each may start with 'backgammon'; one a line):\n"
             + "\n".join(f"  {text}" for text in USAGE.values())
@@ -225,116 +278,114 @@ def _help(words: tuple[str, ...]) -> str:
 
 
 # -- what players read ----------------------------------------------------------------------------
-def ohs_of(db: DbSession, row: MatchRow) -> Color:
+async def ohs_of(host: Host, live: LiveMatch) -> Color:
     """Ohs: whoever moved first in the match's first game (white until the opening roll)."""
-    color = db.scalar(select(Event.color).where(Event.match_id == row.id, Event.kind == "opening")
-                      .order_by(Event.seq).limit(1))
-    return Color.BLACK if color == "black" else Color.WHITE
+    opener = await host.readers.run(lambda connection: store.first_opener(connection, live.info.id))
+    return Color.BLACK if opener == "black" else Color.WHITE
 
 
-def move_number(db: DbSession, row: MatchRow) -> int:
+async def move_number(host: Host, live: LiveMatch) -> int:
     """The number of the turn now to be played: turns played so far in the match, plus one."""
-    played = db.scalar(select(func.count()).select_from(Event).where(
-        Event.match_id == row.id, Event.kind == "play", Event.seq < row.next_seq))
-    return int(played or 0) + 1
+    info = live.info
+    played = await host.readers.run(lambda connection: store.count_plays(connection, info.id, info.next_seq))
+    return played + 1
 
 
-def _name(row: MatchRow, color: Color | None) -> str:
-    return row.white.name if color == Color.WHITE else row.black.name
+def _length(length: int) -> str:
+    return f"a {length}-point match" if length else "a money game"
 
 
-def _length(row: MatchRow) -> str:
-    return f"a {row.length}-point match" if row.length else "a money game"
-
-
-def report(db: DbSession, row: MatchRow) -> str:
+async def report(host: Host, live: LiveMatch) -> str:
     """The board as the seed's server draws it, with the dice, cube, score, modes and whose turn it is."""
-    names = {Color.WHITE: row.white.name, Color.BLACK: row.black.name}
-    if row.status in ("invited", "declined"):
-        state = "waiting for " + names[Color.BLACK] + " to accept" if row.status == "invited" else "declined"
-        return f"Board {row.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to {_length(row)} ({state})."
-    ohs = ohs_of(db, row)
-    match = games.load(db, row)
-    games._cache.put(row.id, row.version, match)
+    info = live.info
+    names = live.names
+    if info.status in ("invited", "declined") or live.match is None:
+        state = "waiting for " + names[Color.BLACK] + " to accept" if info.status == "invited" else info.status
+        return f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to {_length(info.length)} ({state})."
+    ohs = await ohs_of(host, live)
+    match = live.match
     state = match.state
     o, x = names[ohs], names[ohs.other]
-    lines = [f"Board {row.id}: {o} is ohs (O, moves 24 to 1), {x} is eks (X, moves 1 to 24); {_length(row)}."]
+    lines = [f"Board {info.id}: {o} is ohs (O, moves 24 to 1), {x} is eks (X, moves 1 to 24); {_length(info.length)}."]
     lines += draw(state.position, ohs)
     score = f"Score: {o} {state.score[ohs]}, {x} {state.score[ohs.other]}"
-    if row.length:
-        score += f" (to {row.length}" + ("; Crawford game)" if state.crawford else ")")
+    if info.length:
+        score += f" (to {info.length}" + ("; Crawford game)" if state.crawford else ")")
     lines.append(score + f".  Pips: {o} {state.position.pip_count(ohs)}, {x} {state.position.pip_count(ohs.other)}.")
     owner = "in the middle" if state.cube_owner is None else f"owned by {names[state.cube_owner]}"
     lines.append(f"Cube: {state.cube}, {owner}.")
-    gnubg_id = games.written(state.gnubg_id)
+    gnubg_id = written(state.gnubg_id)
     if gnubg_id:
         lines.append(f"GNU Backgammon ID: {gnubg_id}")
-    if row.pbm_modes:
+    if info.pbm_modes:
         for color in (ohs, ohs.other):
-            if (row.white if color == Color.WHITE else row.black).is_bot:
+            seat = info.white if color == Color.WHITE else info.black
+            if seat.is_bot:
                 continue
-            modes = row.pbm_modes.get(games.color_name(color), {})
+            modes = info.pbm_modes.get(side_name(color) or "", {})
             lines.append(f"{names[color]}: greedy {'on' if modes.get('greedy') else 'off'}, "
                          f"manual {'on' if modes.get('manual') else 'off'}.")
-    if row.status == "finished":
-        winner = names[Color.WHITE] if row.winner_id == row.white_id else names[Color.BLACK]
-        lines.append(f"The match is over: {winner} won.")
+    if info.status == "finished":
+        lines.append(f"The match is over: {info.name_of(info.winner_id)} won.")
         return "\n".join(lines)
     to_act = match.to_act
-    number = move_number(db, row)
+    number = await move_number(host, live)
     who = names[to_act] if to_act is not None else ""
     if state.double_offered:
         lines.append(f"Move {number}: {who} is offered the cube at {state.cube * 2}: take (or roll) or drop.")
     elif state.resignation is not None:
-        lines.append(f"Move {number}: {who} is offered a resignation ({games.RESIGNATION_WORDS[state.resignation]}): "
+        lines.append(f"Move {number}: {who} is offered a resignation ({RESIGNATION_WORDS[state.resignation]}): "
                      f"accept or reject.")
     elif state.dice is not None:
         lines.append(f"Move {number}: {who} ({'O' if to_act == ohs else 'X'}) to play {state.dice[0]}-{state.dice[1]}:")
-        lines.append(f"  move {row.id} {who} PASSWORD YOURMOVE#{number}")
+        lines.append(f"  move {info.id} {who} PASSWORD YOURMOVE#{number}")
     else:
-        lines.append(f"Move {number}: {who} to roll (roll {row.id} {who} PASSWORD"
+        lines.append(f"Move {number}: {who} to roll (roll {info.id} {who} PASSWORD"
                      + (", or double" if match.can_double() else "") + ").")
     return "\n".join(lines)
 
 
-def _history(db: DbSession, row: MatchRow) -> str:
-    events = games.events_between(db, row.id, -1, row.next_seq)
-    return f"Board {row.id}, {len(events)} events:\n" + "\n".join(f"{e['seq']:>4}  {e['description']}" for e in events)
+async def _history(host: Host, live: LiveMatch) -> str:
+    rows = await host.service.events(live.info.id, -1, live.info.next_seq)
+    narrator = Narrator(live.names)
+    lines = []
+    for row in rows:
+        try:
+            sentence = narrator.tell(_event(row))
+        except (GammonError, TypeError, ValueError):
+            sentence = row.description
+        lines.append(f"{row.seq:>4}  {sentence}")
+    return f"Board {live.info.id}, {len(rows)} events:\n" + "\n".join(lines)
 
 
-def _games(db: DbSession, name: str) -> str:
-    user = accounts.find_user(db, name[:64])
+async def _games(host: Host, name: str) -> str:
+    user = await host.accounts.find(name[:64])
     if user is None:
         raise NotFound(f"games: no user {name!r}")
-    rows = db.scalars(select(MatchRow).where(or_(MatchRow.white_id == user.id, MatchRow.black_id == user.id))
-                      .order_by(MatchRow.updated.desc()).limit(LIST_LIMIT)).unique().all()
+    rows = await host.readers.run(lambda connection: store.list_matches(connection, user.id, None, LIST_LIMIT))
     if not rows:
         return f"{user.name} has no boards: challenge {user.name} OPPONENT PASSWORD starts one."
     lines = [f"Boards of {user.name}:"]
-    for row in rows:
-        other = row.black if row.white_id == user.id else row.white
-        mine, theirs = (row.score_white, row.score_black) if row.white_id == user.id else (row.score_black, row.score_white)
-        if row.status == "playing":
-            state = "your turn" if row.to_act_id == user.id else f"{other.name}'s turn"
-        elif row.status == "finished":
-            state = "won" if row.winner_id == user.id else "lost"
+    for info in rows:
+        other = info.black if info.white.id == user.id else info.white
+        mine, theirs = (info.score_white, info.score_black) if info.white.id == user.id else \
+            (info.score_black, info.score_white)
+        if info.status == "playing":
+            state = "your turn" if info.to_act_id == user.id else f"{other.name}'s turn"
+        elif info.status == "finished":
+            state = "won" if info.winner_id == user.id else "lost"
         else:
-            state = row.status
-        lines.append(f"  Board {row.id}: against {other.name}, {_length(row)}, {mine}-{theirs}, {state}")
+            state = info.status
+        lines.append(f"  Board {info.id}: against {other.name}, {_length(info.length)}, {mine}-{theirs}, {state}")
     return "\n".join(lines)
 
 
-def _ratings(db: DbSession, period: str) -> str:
-    ranked = toplist(db, period, LIST_LIMIT)  # type: ignore[arg-type]
+async def _ratings(host: Host, period: str) -> str:
+    provisional = host.settings.limits.provisional_matches
+    chosen = "all" if period == "all" else "week"
+    ranked = await host.readers.run(lambda connection: toplist(connection, chosen, LIST_LIMIT, provisional))
     if period == "all":
         lines = [f"{p['rank']:>3}. {p['name']:<24} {p['rating']:8.2f}  experience {p['experience']}" for p in ranked]
         return "Top players of all time:\n" + ("\n".join(lines) if lines else "  nobody has finished a rated match yet")
     lines = [f"{p['rank']:>3}. {p['name']:<24} {p['gained']:+8.2f}  won {p['won']} of {p['matches']}" for p in ranked]
     return "Top players of the last 7 days:\n" + ("\n".join(lines) if lines else "  no rated match in the last 7 days")
-
-
-def answers(host: Host, text: str) -> Iterator[Answer]:
-    """Each command line of ``text`` run in turn (blank lines skipped)."""
-    for line in text.splitlines():
-        if line.strip():
-            yield run(host, line)

@@ -2,7 +2,7 @@
 
 ``backgammon move 12 alice PASSWORD 13-10,13-10,10-7,10-7#5``: the game's name first
 (optional here), then the command word and its arguments. :func:`parse` turns a line into a
-:class:`Command` or raises :class:`CommandError` saying what was expected; nothing here
+:class:`Command` or raises :class:`MailCommandError` saying what was expected; nothing here
 touches the database.
 """
 
@@ -24,11 +24,15 @@ RESIGN_WORDS = {"single": 1, "gammon": 2, "backgammon": 3}
 USAGE: dict[str, str] = {
     "help": "help [COMMAND] [USER]: this list, or how to use one command (by mail, name yourself to get the answer)",
     "register": "register USER PASSWORD: open an account (2-20 characters, a letter first; a password of 8 or more)",
-    "email": "email USER PASSWORD ADDRESS|none: the address that receives your answers and your turns",
+    "email": "email USER PASSWORD ADDRESS|none: the address that receives your answers and your turns (a code is "
+             "mailed to it first: confirm it with the confirm command)",
+    "confirm": "confirm USER PASSWORD CODE: confirm your address with the code mailed to it",
     "mail": "mail USER PASSWORD on|off: a mail with the board when it is your turn (on by default)",
     "challenge": "challenge USER1 USER2 [PASSWORD1] [-force] [-match N | -money] [-nocrawford] [-jacoby] [-beavers] "
                  "[-hints] [-cubehints] [-verbose]: a new board; USER2 (a person) accepts it, a bot (bot:nn, "
-                 "bot:pubeval, ...) at once; -force: USER1 moves first, as ohs",
+                 "bot:pubeval, ...) at once; without PASSWORD1, USER1 must confirm it too (accept BOARD USER1 "
+                 "PASSWORD); -force (with PASSWORD1): USER1 takes the higher die of the first opening roll, and "
+                 "USER2 is told so",
     "move": "move BOARD USER PASSWORD MOVE[#MOVENO]: play your roll, e.g. 13-10,13-10,10-7,10-7 or 2(13-10),2(10-7) "
             "or 13:3,13:3,10:3,10:3 (B is the bar, H home; with men on the bar just the point entered; bearing off just "
             "the point); MOVE may also be greedy, manual, roll, double, take, drop, accept, decline, reject or resign. "
@@ -54,7 +58,7 @@ USAGE: dict[str, str] = {
 ALIASES = {"status": "board", "standings": "ratings"}
 
 
-class CommandError(GammonError, ValueError):
+class MailCommandError(GammonError, ValueError):
     """A command line that is not a command: the message says which word and what was expected."""
 
 
@@ -86,31 +90,31 @@ class Command:
 
 def _board(word: str) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", word) or int(word) < 1:
-        raise CommandError(f"board: expected a board number such as 12, got {word!r}")
+        raise MailCommandError(f"board: expected a board number such as 12, got {word!r}")
     return int(word)
 
 
 def _need(words: list[str], count: int, command: str) -> None:
     if len(words) < count:
-        raise CommandError(f"{command}: too few words; usage: {USAGE[command]}")
+        raise MailCommandError(f"{command}: too few words; usage: {USAGE[command]}")
 
 
 def _no_more(words: list[str], used: int, command: str) -> None:
     if len(words) > used:
-        raise CommandError(f"{command}: unexpected {' '.join(words[used:])!r}; usage: {USAGE[command]}")
+        raise MailCommandError(f"{command}: unexpected {' '.join(words[used:])!r}; usage: {USAGE[command]}")
 
 
 def parse(line: str) -> Command:
     """The command on one line (its first word may be ``backgammon``)."""
     if len(line) > MAX_LINE:
-        raise CommandError(f"the command is {len(line)} characters long; at most {MAX_LINE} are read")
+        raise MailCommandError(f"the command is {len(line)} characters long; at most {MAX_LINE} are read")
     if any(ord(ch) < 32 and ch not in "\t\r\n" for ch in line):
-        raise CommandError("the command holds control characters: send plain text")
+        raise MailCommandError("the command holds control characters: send plain text")
     words = line.split()
     if words and words[0].lower() == GAME:
         words = words[1:]
     if not words:
-        raise CommandError(f"no command: expected one of {', '.join(USAGE)} (help COMMAND tells how to use one)")
+        raise MailCommandError(f"no command: expected one of {', '.join(USAGE)} (help COMMAND tells how to use one)")
     word = words[0].lower()
     word = ALIASES.get(word, word)
     rest = words[1:]
@@ -119,7 +123,7 @@ def parse(line: str) -> Command:
         topics = [w.lower() for w in rest if w.lower() in USAGE or w.lower() in ALIASES]
         users = [w for w in rest if w.lower() not in USAGE and w.lower() not in ALIASES]
         if len(users) > 1 or len(topics) > 1:
-            raise CommandError(f"help: usage: {USAGE['help']}")
+            raise MailCommandError(f"help: usage: {USAGE['help']}")
         return Command("help", user=users[0] if users else None, args=tuple(topics))
     if word == "register":
         _need(rest, 2, word)
@@ -129,11 +133,15 @@ def parse(line: str) -> Command:
         _need(rest, 3, word)
         _no_more(rest, 3, word)
         return Command(word, user=rest[0], password=rest[1], args=(rest[2],))
+    if word == "confirm":
+        _need(rest, 3, word)
+        _no_more(rest, 3, word)
+        return Command(word, user=rest[0], password=rest[1], args=(rest[2],))
     if word == "mail":
         _need(rest, 3, word)
         _no_more(rest, 3, word)
         if rest[2].lower() not in ("on", "off"):
-            raise CommandError(f"mail: expected on or off, got {rest[2]!r}")
+            raise MailCommandError(f"mail: expected on or off, got {rest[2]!r}")
         return Command(word, user=rest[0], password=rest[1], args=(rest[2].lower(),))
     if word == "challenge":
         return _challenge(rest)
@@ -145,13 +153,13 @@ def parse(line: str) -> Command:
         if "#" in text:
             text, _, guard = text.rpartition("#")
             if not re.fullmatch(r"\s*[0-9]{1,9}\s*", guard):
-                raise CommandError(f"move: after # expected the move number the board shows, got {guard!r}")
+                raise MailCommandError(f"move: after # expected the move number the board shows, got {guard!r}")
             number = int(guard)
         special = text.strip().lower().split()
         if special and special[0] in SPECIAL_MOVES:
             return _special(special[0], board, user, password, special[1:], number)
         if not text.strip():
-            raise CommandError(f"move: no move given; usage: {USAGE['move']}")
+            raise MailCommandError(f"move: no move given; usage: {USAGE['move']}")
         return Command("move", board, user, password, move=text.strip(), move_number=number)
     if word in BOARD_ACTIONS or word == "resign":
         _need(rest, 3, word)
@@ -171,13 +179,13 @@ def parse(line: str) -> Command:
         _no_more(rest, 1, word)
         return Command(word, user=rest[0] if rest else None, args=(period,))
     shown = word if len(word) <= 40 else word[:40] + "..."
-    raise CommandError(f"unknown command {shown!r}: expected one of {', '.join(USAGE)} (help COMMAND tells how to use one)")
+    raise MailCommandError(f"unknown command {shown!r}: expected one of {', '.join(USAGE)} (help COMMAND tells how to use one)")
 
 
 def _special(word: str, board: int, user: str, password: str, rest: list[str], number: int | None) -> Command:
     if word == "resign":
         if len(rest) > 1 or (rest and rest[0] not in RESIGN_WORDS):
-            raise CommandError(f"resign: expected single, gammon or backgammon, got {' '.join(rest)!r}")
+            raise MailCommandError(f"resign: expected single, gammon or backgammon, got {' '.join(rest)!r}")
         return Command("resign", board, user, password, args=tuple(rest), move_number=number)
     _no_more(rest, 0, word)
     return Command(word, board, user, password, move_number=number)
@@ -203,27 +211,10 @@ def _challenge(rest: list[str]) -> Command:
         elif lowered == "-match":
             length = next(words, None)
             if length is None or not re.fullmatch(r"[0-9]{1,2}", length):
-                raise CommandError(f"challenge: -match expects a number of points 1-25, got {length!r}")
+                raise MailCommandError(f"challenge: -match expects a number of points 1-25, got {length!r}")
             options["length"] = int(length)
         elif not word.startswith("-") and password is None:
             password = word
         else:
-            raise CommandError(f"challenge: unknown option {word[:40]!r}; usage: {USAGE['challenge']}")
+            raise MailCommandError(f"challenge: unknown option {word[:40]!r}; usage: {USAGE['challenge']}")
     return Command("challenge", args=tuple(names), password=password, options=options)
-
-
-def masked(line: str) -> str:
-    """The line as an answer may quote it: the password replaced by asterisks."""
-    try:
-        command = parse(line)
-    except CommandError:
-        return line[:80] + ("..." if len(line) > 80 else "")
-    if command.password is None:
-        return line
-    words = line.split()
-    start = 1 + (words[0].lower() == GAME)
-    for index in range(start, len(words)):
-        if words[index] == command.password:
-            words[index] = "********"
-            break
-    return " ".join(words)

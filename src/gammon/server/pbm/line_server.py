@@ -44,10 +44,13 @@ async def _read_line(reader: asyncio.StreamReader) -> bytes | object | None:
                 return _TOO_LONG
 
 
-async def serve_lines(host: Host, address: str, port: int) -> asyncio.Server:
-    """Listen on ``address:port``; each connection's commands run one after another."""
+async def serve_lines(host: Host, address: str, port: int, *, shared: bool = False) -> asyncio.Server:
+    """Listen on ``address:port``; each connection's commands run one after another. ``shared``:
+    several server processes listen on the port together (``--workers``)."""
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        client = peer[0] if isinstance(peer, tuple) else "line"
         try:
             while True:
                 line = await asyncio.wait_for(_read_line(reader), IDLE_SECONDS)
@@ -63,7 +66,7 @@ async def serve_lines(host: Host, address: str, port: int) -> asyncio.Server:
                     else:
                         if not text.strip():
                             continue
-                        answer = await asyncio.to_thread(run, host, text)
+                        answer = await run(host, text, client)
                 writer.write(framed(answer))
                 await writer.drain()
         except (asyncio.TimeoutError, ConnectionError):
@@ -75,4 +78,4 @@ async def serve_lines(host: Host, address: str, port: int) -> asyncio.Server:
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
-    return await asyncio.start_server(connection, address, port, limit=4 * MAX_LINE)
+    return await asyncio.start_server(connection, address, port, limit=4 * MAX_LINE, reuse_port=shared)

@@ -1,38 +1,46 @@
-"""Play by e-mail: an SMTP listener (aiosmtpd) for commands, and answers and turns sent through a relay.
+"""Play by e-mail: an SMTP listener (aiosmtpd) for commands, and the mail the server sends.
 
 Commands come from the Subject line and the body (one a line; quoted ``>`` lines and
-everything after a ``-- `` signature line are skipped). Answers go **only** to the
-addresses registered for the accounts the commands name, never to the From header, so the
-server cannot be made to mail strangers. A player with an address, and mail on their turn
-on, gets the board whenever it becomes their turn, whatever door the move came through.
+everything after a ``-- `` signature line are skipped). The server mails only **confirmed**
+addresses (a code is mailed to a new address, and nothing else until it is confirmed), at
+most so many mails an hour to one address, and never echoes what a stranger wrote: an
+answer holds the server's own text only, under a fixed subject, and goes only to accounts
+the commands proved with their password (or whose own address sent them). A player with
+mail on their turn on gets the board whenever it becomes their turn, whatever door the
+move came through.
 """
 
 from __future__ import annotations
 
 import asyncio
 import email.policy
+import email.utils
 import logging
 import smtplib
-import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
+from sqlalchemy import select
 
+from ..database import Readers
 from ..errors import ServerConfigError
-from ..models import MatchRow, User
-from .executor import Answer, Host, report, run
-from .language import masked
+from ..limits import Buckets
+from ..matches.live import LiveMatch
+from ..models import USERS
+from .executor import Answer, Host, run
 
 log = logging.getLogger("gammon.server.pbm")
 MAX_MAIL = 256 * 1024  #: a larger mail is refused by the listener (552) before it is read
 MAX_COMMANDS = 20  #: commands read from one mail
+SENDING = 4  #: mails being sent at once
 
 
 @dataclass(frozen=True)
 class Relay:
-    """Where answers are sent from and through: ``host:port`` of an SMTP relay."""
+    """Where the server's mails are sent from and through: ``host:port`` of an SMTP relay."""
 
     host: str
     port: int
@@ -46,7 +54,7 @@ class Relay:
         return cls(host, int(port), sender)
 
     def send(self, to: str, subject: str, body: str) -> None:
-        """One plain-text mail to one address (the caller has checked it is a registered one)."""
+        """One plain-text mail to one address (the caller has checked it may be mailed)."""
         message = EmailMessage()
         message["From"], message["To"], message["Subject"] = self.sender, to, subject
         message.set_content(body)
@@ -57,17 +65,93 @@ class Relay:
             log.warning("mail to %s through %s:%d not sent: %s", to, self.host, self.port, error)
 
 
-def commands_of(content: bytes) -> tuple[str, list[str]]:
-    """(the subject, the command lines) of a mail; a mail with no readable text has none."""
+class Mailer:
+    """Every mail the server sends: confirmation codes, answers, turns; rate-limited per address."""
+
+    def __init__(self, relay: Relay, readers: Readers, per_hour: int,
+                 draw: Callable[[LiveMatch], Awaitable[str]]) -> None:
+        self.relay, self.readers, self.draw = relay, readers, draw
+        self.buckets = Buckets(rate=per_hour / 60.0, burst=per_hour)
+        self._sending = asyncio.Semaphore(SENDING)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._last: dict[int, int | None] = {}  # match -> who was to act when it was last mailed about
+        self.sent = 0
+        self.refused = 0
+
+    def send(self, address: str, subject: str, body: str) -> bool:
+        """Queue one mail (False: the address has had its share this hour, nothing is sent)."""
+        if self.buckets.take(address.lower()):
+            self.refused += 1
+            log.info("mail to %s not sent: its hourly limit is reached", address)
+            return False
+        task = asyncio.ensure_future(self._send(address, subject, body))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return True
+
+    async def _send(self, address: str, subject: str, body: str) -> None:
+        async with self._sending:
+            await asyncio.to_thread(self.relay.send, address, subject, body)
+            self.sent += 1
+
+    def confirmation(self, address: str, name: str, code: str) -> None:
+        """The code that confirms ``address`` for ``name`` (the only mail an unconfirmed address gets)."""
+        self.send(address, "gammon: confirm your address",
+                  f"Someone, probably you, gave this address to the gammon account {name}.\n"
+                  f"To receive its answers and turns here, send:\n\n  confirm {name} PASSWORD {code}\n\n"
+                  "(or enter the code on the site). If it was not you, ignore this mail: nothing more will come.")
+
+    def changed(self, live: LiveMatch) -> None:
+        """After a committed change: mail the player whose turn it has become, the one challenged,
+        or both players at the end (confirmed address, mail on turn on)."""
+        info = live.info
+        to_act = info.to_act_id if info.status == "playing" else None
+        if self._last.get(info.id, -1) == to_act and info.status == "playing":
+            return
+        self._last[info.id] = to_act
+        if info.status == "invited" and info.challenger_confirmed:
+            seats, subject = [info.black], f"gammon board {info.id}: {info.white.name} challenges you"
+        elif info.status == "finished":
+            seats, subject = [info.white, info.black], f"gammon board {info.id}: the match is over"
+            self._last.pop(info.id, None)
+        elif to_act is not None:
+            seat = info.seat(to_act)
+            seats, subject = ([seat] if seat is not None else []), f"gammon board {info.id}: your turn"
+        else:
+            return
+        people = [seat for seat in seats if not seat.is_bot]
+        if people:
+            task = asyncio.ensure_future(self._mail_turn(live, [seat.id for seat in people], subject))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _mail_turn(self, live: LiveMatch, user_ids: list[int], subject: str) -> None:
+        rows = await self.readers.run(lambda connection: connection.execute(
+            select(USERS.c.name, USERS.c.email, USERS.c.mail_on_turn).where(USERS.c.id.in_(user_ids))).all())
+        wanted = [(row.name, row.email) for row in rows if row.email and row.mail_on_turn]
+        if not wanted:
+            return
+        text = await self.draw(live)
+        for name, address in wanted:
+            self.send(address, subject, text + f"\n\n(mail {name} PASSWORD off: no more mails on your turn)")
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def commands_of(content: bytes) -> tuple[str | None, list[str]]:
+    """(the sender's address, the command lines) of a mail; a mail with no readable text has none."""
     try:
         message = email.message_from_bytes(content, policy=email.policy.default)
         subject = str(message.get("subject", "") or "")
+        sender = email.utils.parseaddr(str(message.get("from", "") or ""))[1] or None
     except Exception:  # a header no parser reads: treat it as a mail without commands
-        return "", []
+        return None, []
     lines = []
     while subject.lower().startswith(("re:", "fwd:")):
         subject = subject.split(":", 1)[1].strip()
-    if subject.strip():
+    if subject.strip() and not subject.lower().startswith("gammon"):
         lines.append(subject.strip())
     try:
         body = message.get_body(preferencelist=("plain",))
@@ -81,84 +165,47 @@ def commands_of(content: bytes) -> tuple[str, list[str]]:
             break
         if line.strip() and not line.lstrip().startswith(">"):
             lines.append(line.strip())
-    return subject, lines[:MAX_COMMANDS]
+    return sender, lines[:MAX_COMMANDS]
 
 
 class CommandMail:
     """The aiosmtpd handler: every mail's commands are run, and the answers mailed as above."""
 
-    def __init__(self, host: Host, relay: Relay) -> None:
-        self.host, self.relay = host, relay
+    def __init__(self, host: Host, mailer: Mailer) -> None:
+        self.host, self.mailer = host, mailer
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         try:
-            await asyncio.to_thread(self.answer, envelope.original_content or envelope.content or b"")
+            peer = session.peer[0] if isinstance(session.peer, tuple) else str(session.peer)
+            await self.answer(envelope.original_content or envelope.content or b"", peer)
         except Exception:  # a mail must never take the listener down
             log.exception("a mail's commands could not be run")
         return "250 OK"
 
-    def answer(self, content: bytes | str) -> dict[str, list[tuple[str, Answer]]]:
-        """Run the mail's commands; mail each registered address the answers meant for it."""
+    async def answer(self, content: bytes | str, peer: str = "mail") -> dict[str, list[Answer]]:
+        """Run the mail's commands; mail each allowed address the answers meant for it."""
         if isinstance(content, str):
             content = content.encode("utf-8", "surrogateescape")
-        subject, lines = commands_of(content)
-        by_address: dict[str, list[tuple[str, Answer]]] = {}
+        sender, lines = commands_of(content)
+        by_address: dict[str, list[Answer]] = {}
         for line in lines:
-            answer = run(self.host, line)
+            answer = await run(self.host, line, peer, sender)
             for address in answer.recipients:
-                by_address.setdefault(address, []).append((masked(line), answer))
+                by_address.setdefault(address, []).append(answer)
         if not by_address:
-            log.info("a mail with %d command lines named no account with an address: no answer sent", len(lines))
+            log.info("a mail with %d command lines proved no account with an address: no answer sent", len(lines))
         for address, answers in by_address.items():
-            body = "\n\n".join(f"> {line}\n{answer.text}" for line, answer in answers)
-            self.relay.send(address, f"Re: {subject}" if subject else "gammon: your commands", body)
+            self.mailer.send(address, "gammon: answers to your commands", "\n\n".join(answer.text for answer in answers))
         return by_address
 
 
-class TurnMailer:
-    """Mails the board to a player whose turn it has become, an invitation to the one challenged,
-    and the final board to both when the match ends (address set, mail on turn on)."""
-
-    def __init__(self, host: Host, relay: Relay) -> None:
-        self.host, self.relay = host, relay
-        self._last: dict[int, int | None] = {}  # match -> who was to act when we last looked
-        self._lock = threading.Lock()
-
-    def changed(self, match_id: int) -> None:
-        """Called (in a thread) after every committed change of ``match_id``."""
-        with self.host.db() as db:
-            row = db.get(MatchRow, match_id)
-            if row is None:
-                return
-            to_act = row.to_act_id if row.status == "playing" else None
-            with self._lock:
-                if self._last.get(match_id, -1) == to_act:
-                    return
-                self._last[match_id] = to_act
-            if row.status == "invited":
-                users, subject = [row.black], f"gammon board {row.id}: {row.white.name} challenges you"
-            elif row.status == "finished":
-                users, subject = [row.white, row.black], f"gammon board {row.id}: the match is over"
-            elif to_act is not None:
-                users, subject = [db.get(User, to_act)], f"gammon board {row.id}: your turn"
-            else:
-                return
-            text = report(db, row)
-            mails = [(user.name, user.email) for user in users
-                     if user is not None and not user.is_bot and user.email and user.mail_on_turn]
-        for name, address in mails:
-            footer = f"\n\n(mail {name} PASSWORD off: no more mails on your turn)"
-            self.relay.send(address, subject, text + footer)
-
-
-async def serve_mail(host: Host, relay: Relay, address: str, port: int) -> asyncio.Server:
-    """The SMTP listener on ``address:port``, on the running event loop."""
-    handler = CommandMail(host, relay)
+async def serve_mail(host: Host, address: str, port: int, *, shared: bool = False) -> asyncio.AbstractServer:
+    """The SMTP listener on ``address:port``, on the running event loop (``shared``: with other processes)."""
+    handler = CommandMail(host, host.mailer)
     loop = asyncio.get_running_loop()
 
     def protocol() -> Any:
         return SMTP(handler, data_size_limit=MAX_MAIL, enable_SMTPUTF8=True, decode_data=False,
                     hostname="gammon", ident="gammon play by mail")
 
-    return await loop.create_server(protocol, address, port)
-
+    return await loop.create_server(protocol, address, port, reuse_port=shared)

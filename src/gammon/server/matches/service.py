@@ -1,0 +1,459 @@
+"""The match service: the one path every change to a match takes, from every door.
+
+HTTP routes, play by mail and the bots all call :class:`MatchService`. It reads the match as
+committed (:mod:`~gammon.server.matches.live`), applies the action to a copy through the
+referee, lets the server do what follows by itself (a game's next opening roll, a roll
+nobody can play, play by mail's automatic moves) exactly once, and hands the writer one
+write: the match row moved on from the version it was read at (else 409, nothing applied),
+the events, the ratings when the match ends. Only when that is committed is the copy kept,
+the news published, and the caller answered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from ...errors import (
+    AmbiguousPlayError,
+    GammonError,
+    IllegalActionError,
+    IllegalPlayError,
+    InvalidMoveError,
+)
+from ...events import (
+    ChallengeAccepted,
+    ChallengeDeclined,
+    Challenged,
+    GameOver,
+    MatchEvent,
+    MatchOver,
+    ModeChanged,
+    Played,
+)
+from ...match import Action, ActionKind, Match, PlayerAction
+from ...play import Play
+from ...position import Color
+from ...referee import opening_roll
+from ...state import Resignation
+from ..database import Readers
+from ..errors import Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable
+from ..limits import count_in_window
+from ..models import utcnow
+from ..writer import Writer
+from . import store
+from .fair_dice import DiceProofError, check_player_seed, commitment, new_seed, player_seed
+from .live import LiveMatch, LiveMatches, committed_dice, event_rows, rebuild, side_name, start_state, written
+from .ratings import Rated, rating_change, stakes
+from .rules import API_MODES, MAIL_MODES, automatic_action, available_actions, check_options, modes_of
+from .store import MatchInfo, Seat
+
+log = logging.getLogger("gammon.server")
+COMMITMENT_MINUTES = 30  #: how long a commitment shown before a challenge stays usable
+PG_CHANNEL = "gammon_matches"
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What a change left: the match as now committed, and the event rows it wrote."""
+
+    live: LiveMatch
+    rows: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The service's settings: rating rules, the challenge limit, and how the news leaves."""
+
+    provisional_matches: int = 5
+    pair_matches_per_day: int = 3
+    challenges_per_hour: int = 30
+    notify_postgres: bool = False  #: NOTIFY in the write's own transaction (PostgreSQL without Redis)
+    single_process: bool = False  #: no other process writes this database: a held match is current
+
+
+class MatchService:
+    """Matches read, changed and written (see the module). ``changed`` is called on the event
+    loop after each commit with the new match and the event rows written."""
+
+    def __init__(self, readers: Readers, writer: Writer, policy: Policy,
+                 changed: Callable[[LiveMatch, list[dict[str, Any]]], None] | None = None) -> None:
+        self.readers, self.writer, self.policy = readers, writer, policy
+        self.live = LiveMatches()
+        self.changed = changed
+
+    # -- reading ---------------------------------------------------------------------------------
+    async def current(self, match_id: int) -> LiveMatch:
+        """The match as last committed (NotFound when there is none)."""
+        if self.policy.single_process:
+            held = self.live.get(match_id)
+            if held is not None:
+                return held
+        info = await self.readers.run(lambda connection: store.read_info(connection, match_id))
+        if info is None:
+            raise NotFound(f"no match {match_id}")
+        held = self.live.get(match_id, info.version)
+        if held is not None:
+            return held
+        if info.status in ("playing", "finished"):
+            actions = await self.readers.run(lambda connection: store.read_game_actions(connection, info))
+        else:
+            actions = []
+        try:
+            live = rebuild(info, actions)
+        except GammonError:
+            log.exception("match %d does not replay", match_id)
+            raise Unprocessable(f"match {match_id} cannot be replayed: its record is damaged") from None
+        self.live.put(live)
+        return live
+
+    async def events(self, match_id: int, after: int = -1, before: int | None = None,
+                     limit: int | None = None) -> list[store.EventRow]:
+        return await self.readers.run(lambda connection: store.read_events(connection, match_id, after, before, limit))
+
+    # -- the lobby -------------------------------------------------------------------------------
+    async def new_commitment(self) -> tuple[str, str]:
+        """A server seed drawn and committed before the client chooses its own: (token, commitment)."""
+        seed = new_seed()
+        token = secrets.token_urlsafe(24)
+        await self.writer.run(lambda connection: store.add_commitment(connection, _hash(token), seed.hex()))
+        return token, commitment(seed)
+
+    async def challenge(self, user: Seat, opponent: Seat, length: object, options: object, *,
+                        seed: object = None, commitment_token: object = None, challenger_first: bool = False,
+                        modes: dict[str, dict[str, bool]] | None = None, confirmed: bool = True) -> Applied:
+        """A new match between ``user`` (white) and ``opponent``; a bot accepts at once.
+
+        ``seed`` is the challenger's own dice seed (drawn for them when absent); ``commitment_token``
+        names a server seed committed before it (:meth:`new_commitment`). ``challenger_first``
+        (play by mail's ``-force``) gives the challenger the higher die of the first opening roll.
+        ``confirmed`` False: made for the challenger by someone without their password, it waits
+        for the challenger's own acceptance too.
+        """
+        length, chosen = check_options(length, options)
+        if opponent.id == user.id:
+            raise Unprocessable("opponent: you cannot challenge yourself")
+        challenger_seed = _seed(seed, "seed")
+        if commitment_token is not None:
+            if not isinstance(commitment_token, str) or len(commitment_token) > 100:
+                raise Unprocessable("commitment: expected the token that POST /api/commitments gave")
+            token_hash = _hash(commitment_token)
+            since = utcnow() - dt.timedelta(minutes=COMMITMENT_MINUTES)
+            server_seed = await self.writer.run(lambda connection: store.take_commitment(connection, token_hash, since))
+            if server_seed is None:
+                raise Unprocessable("commitment: unknown, used or expired: ask POST /api/commitments for a new one")
+        else:
+            server_seed = new_seed().hex()
+        now = utcnow()
+        info = MatchInfo(
+            id=0, status="invited", white=user, black=opponent, length=length, options=chosen, version=0, next_seq=0,
+            game_number=1, game_start={"white": 0, "black": 0, "crawford": False, "challenger_first": challenger_first},
+            seed=server_seed, commitment=commitment(bytes.fromhex(server_seed)), challenger_seed=challenger_seed,
+            opponent_seed=None, dice_scheme=2, digest=None, rolls_drawn=0, score_white=0, score_black=0,
+            winner_id=None, to_act_id=None, pbm_modes=modes, challenger_confirmed=confirmed, rated=None, created=now,
+            updated=now)
+        events: list[MatchEvent] = [Challenged(1, Color.WHITE, length, challenger_first)]
+        match: Match | None = None
+        if opponent.is_bot:
+            info = dataclasses.replace(info, opponent_seed=player_seed())
+            match, started = self._start(info)
+            events += started
+        limit = self.policy.challenges_per_hour
+
+        def work(connection: Connection) -> Applied:
+            if not opponent.is_bot and count_in_window(connection, f"challenge:{user.id}", 3600) > limit:
+                raise TooManyRequests(f"{user.name}: at most {limit} invitations an hour: try again later")
+            values = _row_values(info, match, events_count=0, digest=None, now=now)
+            values.update(white_id=user.id, black_id=opponent.id, seed=info.seed, commitment=info.commitment,
+                          challenger_seed=info.challenger_seed, opponent_seed=info.opponent_seed, dice_scheme=2,
+                          length=length, options=chosen, pbm_modes=modes, challenger_confirmed=confirmed,
+                          created=now, version=0, game_start=info.game_start)
+            values["status"] = "playing" if match is not None else "invited"
+            match_id = store.insert_match(connection, {key: value for key, value in values.items() if key != "id"})
+            made = dataclasses.replace(info, id=match_id, status=values["status"])
+            rows, digest = event_rows(events, made, 0, now, None)
+            store.insert_events(connection, rows)
+            store.set_match(connection, match_id, digest=digest, next_seq=len(rows))
+            self._notify(connection, match_id, len(rows) - 1)
+            kept = {key: value for key, value in _info_values(values, match).items() if key not in ("digest", "next_seq")}
+            final = dataclasses.replace(made, **kept, digest=digest, next_seq=len(rows))
+            return Applied(LiveMatch(final, match), rows)
+
+        return await self.writer.run(work, on_commit=lambda applied: self._committed(applied.live, applied.rows))
+
+    async def accept(self, user: Seat, match_id: int, *, seed: object = None) -> Applied:
+        """The challenged player accepts (the dice are fixed, the opening roll is made); or the
+        challenger confirms a challenge made for them by mail."""
+        live = await self.current(match_id)
+        info = live.info
+        if info.status != "invited":
+            raise Unprocessable(f"match {match_id} is {info.status}, not an open invitation")
+        if user.id == info.white.id and not info.challenger_confirmed:
+            return await self._save(live, None, [ChallengeAccepted(1, Color.WHITE)], challenger_confirmed=True)
+        if user.id != info.black.id:
+            raise Forbidden(f"only {info.black.name} can accept match {match_id}")
+        if not info.challenger_confirmed:
+            raise Unprocessable(f"{info.white.name} has not confirmed this challenge yet (they confirm with: "
+                                f"accept {match_id} {info.white.name} PASSWORD)")
+        opened = dataclasses.replace(info, opponent_seed=_seed(seed, "seed"))
+        match, events = self._start(opened)
+        return await self._save(LiveMatch(opened, None), match, [ChallengeAccepted(1, Color.BLACK), *events],
+                                status="playing", opponent_seed=opened.opponent_seed)
+
+    async def decline(self, user: Seat, match_id: int) -> Applied:
+        """The challenged player declines, or the challenger withdraws."""
+        live = await self.current(match_id)
+        info = live.info
+        color = live.color_of(user.id)
+        if color is None:
+            raise Forbidden(f"{user.name} does not play in match {match_id}")
+        if info.status != "invited":
+            raise Unprocessable(f"match {match_id} is {info.status}, not an open invitation")
+        event = ChallengeDeclined(1, color, withdrawn=color == Color.WHITE)
+        return await self._save(live, None, [event], status="declined")
+
+    def _start(self, info: MatchInfo) -> tuple[Match, list[MatchEvent]]:
+        """The match of an accepted challenge, its first opening roll made and what follows done."""
+        match = Match.from_state(start_state(info), crawford=info.options["crawford"])
+        match.dice = committed_dice(info, drawn=0)
+        if info.game_start.get("challenger_first"):
+            first, second = opening_roll(match.dice)
+            events = list(match.apply(Action(ActionKind.OPENING_ROLL, Color.WHITE,
+                                             dice=(max(first, second), min(first, second)))))
+        else:
+            events = list(match.act(PlayerAction.ROLL))
+        more, _ = self._advance(match, info)
+        return match, events + more
+
+    # -- playing -----------------------------------------------------------------------------------
+    async def act(self, user: Seat, match_id: int, action: object, *, play: object = None, value: object = None,
+                  version: object = None) -> Applied:
+        """Apply one player's action; every refusal raises before anything is written."""
+        try:
+            word = PlayerAction(action)  # type: ignore[arg-type]  # checked here: any text may arrive
+        except (ValueError, TypeError):
+            raise Unprocessable(f"action: expected one of {', '.join(PlayerAction)}, got {action!r}") from None
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise Unprocessable(f"version: expected the match's version number, got {version!r}")
+        live = await self.current(match_id)
+        info = live.info
+        color = live.color_of(user.id)
+        if color is None:
+            raise Forbidden(f"{user.name} does not play in match {match_id}")
+        if version is not None and version != info.version:
+            raise Conflict(f"match {match_id} is at version {info.version}, not {version}: reload it and act again")
+        if info.status != "playing" or live.match is None:
+            raise Unprocessable(f"match {match_id} is {info.status}: nothing can be played")
+        if live.match.to_act != color:
+            to_act = live.match.to_act
+            who = live.names[to_act] if to_act is not None else "nobody"
+            raise Forbidden(f"it is {who}'s turn to act, not {user.name}'s")
+        match = live.match.copy()
+        events = list(self._apply(match, color, word, play, value))
+        more, ended = self._advance(match, info)
+        return await self._save(live, match, events + more, status="finished" if ended else None)
+
+    async def set_mode(self, user: Seat, match_id: int, mode: str, on: bool | None = None) -> Applied:
+        """Turn a player's ``greedy`` or ``manual`` mode on, off (``on`` None: toggle), and act on it at once."""
+        if mode not in MAIL_MODES:
+            raise Unprocessable(f"mode: expected greedy or manual, got {mode!r}")
+        live = await self.current(match_id)
+        color = live.color_of(user.id)
+        if color is None:
+            raise Forbidden(f"{user.name} does not play in match {match_id}")
+        if live.info.status != "playing" or live.match is None:
+            raise Unprocessable(f"match {match_id} is {live.info.status}: its modes cannot change")
+        modes = {side: dict(API_MODES) for side in ("white", "black")} if live.info.pbm_modes is None else \
+            {side: dict(values) for side, values in live.info.pbm_modes.items()}
+        side = side_name(color)
+        assert side is not None
+        modes[side][mode] = (not modes[side][mode]) if on is None else on
+        changed = dataclasses.replace(live.info, pbm_modes=modes)
+        match = live.match.copy()
+        more, ended = self._advance(match, changed)
+        return await self._save(LiveMatch(changed, live.match), match,
+                                [ModeChanged(match.game_number, color, mode, modes[side][mode]), *more],
+                                status="finished" if ended else None, pbm_modes=modes)
+
+    def _apply(self, match: Match, color: Color, word: PlayerAction, play: object,
+               value: object) -> tuple[MatchEvent, ...]:
+        resignation = Resignation.SINGLE
+        if word == PlayerAction.PLAY:
+            if not isinstance(play, str) or len(play) > 200:
+                raise Unprocessable("play: expected the play in standard notation, e.g. \"8/5 6/5\"")
+            if match.state.dice is None:
+                raise Unprocessable("play: roll first")
+        elif word == PlayerAction.RESIGN:
+            if value is None:
+                value = 1
+            if isinstance(value, bool) or value not in (1, 2, 3):
+                raise Unprocessable(f"value: expected 1 (single game), 2 (gammon) or 3 (backgammon), got {value!r}")
+            resignation = Resignation(value)
+        try:
+            return match.act(word, color, play=play if word == PlayerAction.PLAY else None,  # type: ignore[arg-type]
+                             resignation=resignation)
+        except (IllegalPlayError, AmbiguousPlayError) as error:  # their messages name the legal plays
+            raise Unprocessable(f"play: {error}") from None
+        except InvalidMoveError as error:
+            legal = [str(p) for p in match.legal_plays] if match.state.dice is not None else []
+            raise Unprocessable(f"play: {error}; legal plays: {', '.join(legal) or 'none'}") from None
+        except IllegalActionError as error:
+            allowed = ", ".join(available_actions(match)) or "nothing"
+            raise Unprocessable(f"{error}; you may now: {allowed}") from None
+
+    def _advance(self, match: Match, info: MatchInfo) -> tuple[list[MatchEvent], bool]:
+        """What the server does by itself after an action, and whether the match has ended."""
+        events: list[MatchEvent] = []
+        while True:
+            if match.game_over:
+                if match.is_over:
+                    return events, True
+                if info.length == 0:  # a money game is one game here
+                    result = match.results[-1]
+                    score = (match.score[Color.WHITE], match.score[Color.BLACK])
+                    events.append(MatchOver(match.game_number, result.winner, 0, score, result.points))
+                    return events, True
+                events += match.apply(Action(ActionKind.NEW_GAME))
+                events += match.act(PlayerAction.ROLL)  # the opening roll: each side one die until they differ
+                continue
+            modes = modes_of(info.pbm_modes, side_name(match.to_act))
+            automatic = automatic_action(match, modes)
+            if automatic is None:
+                return events, False
+            if automatic == PlayerAction.ROLL:
+                events += match.act(PlayerAction.ROLL, match.to_act)
+            else:
+                assert isinstance(automatic, Play)
+                made = match.act(PlayerAction.PLAY, match.to_act, play=automatic)
+                events += [dataclasses.replace(event, automatic=True)
+                           if isinstance(event, Played) and event.play.moves else event for event in made]
+
+    # -- writing -----------------------------------------------------------------------------------
+    async def _save(self, live: LiveMatch, match: Match | None, events: list[MatchEvent], *,
+                    status: str | None = None, **extra: Any) -> Applied:
+        """Write ``events`` and the match row moved on from ``live``'s version; keep the new match once committed."""
+        info = live.info
+        now = utcnow()
+        rows, digest = event_rows(events, info, info.next_seq, now, info.digest)
+        values = _row_values(info, match, events_count=len(rows), digest=digest, now=now)
+        values.update(extra)
+        if status is not None:
+            values["status"] = status
+        if status == "finished" and match is not None:
+            winner = next(event.color for event in reversed(events) if isinstance(event, (GameOver, MatchOver)))
+            values.update(winner_id=info.white.id if winner == Color.WHITE else info.black.id, finished=now)
+        new_info = dataclasses.replace(info, **_info_values(values, match))
+        if status == "declined" or (match is None and info.status == "invited" and status is None):
+            new_info = dataclasses.replace(new_info, to_act_id=None)
+
+        def work(connection: Connection) -> LiveMatch:
+            if not store.update_match(connection, info.id, info.version, values):
+                raise Conflict(f"match {info.id} has moved on from version {info.version}: reload it and act again")
+            store.insert_events(connection, rows)
+            final = new_info
+            if status == "finished" and match is not None:
+                final = dataclasses.replace(new_info, rated=self._settle(connection, new_info, match))
+            self._notify(connection, info.id, new_info.next_seq - 1)
+            return LiveMatch(final, match)
+
+        try:
+            saved = await self.writer.run(work, on_commit=lambda saved: self._committed(saved, rows))
+        except Conflict:
+            if self.live.get(info.id, info.version) is not None:
+                self.live.drop(info.id)  # another server moved it on: read it afresh next time
+            raise
+        return Applied(saved, rows)
+
+    def _settle(self, connection: Connection, info: MatchInfo, match: Match) -> bool:
+        """The ratings after a finished match (in its write); whether it was rated."""
+        if not info.length:
+            return False
+        rows = store.ratings_of(connection, (info.white.id, info.black.id))
+        white, black = rows[info.white.id], rows[info.black.id]
+        since = utcnow() - dt.timedelta(days=1)
+        today = store.rated_between(connection, info.white.id, info.black.id, since)
+        white_moves, black_moves = stakes(
+            Rated(bool(white.is_bot), white.rated_matches), Rated(bool(black.is_bot), black.rated_matches),
+            provisional_matches=self.policy.provisional_matches, pair_matches_today=today,
+            pair_matches_per_day=self.policy.pair_matches_per_day)
+        if not (white_moves or black_moves):
+            store.add_experience(connection, (info.white.id, info.black.id), info.length)
+            store.set_match(connection, info.id, rated=False)
+            return False
+        won_white = match.winner == Color.WHITE
+        winner, loser = (white, black) if won_white else (black, white)
+        gain, loss = rating_change(winner.rating, loser.rating, winner.experience, loser.experience, info.length)
+        moves = {info.white.id: white_moves, info.black.id: black_moves}
+        established = {row.id: Rated(bool(row.is_bot), row.rated_matches).established(self.policy.provisional_matches)
+                       for row in (white, black)}
+        for row, delta, won in ((winner, gain, True), (loser, -loss, False)):
+            other = loser if won else winner
+            after = row.rating + delta if moves[row.id] else row.rating
+            store.set_rating(connection, row.id, info.id, row.rating, after, won, info.length,
+                             counts=established[other.id])
+        store.set_match(connection, info.id, rated=True)
+        return True
+
+    def _notify(self, connection: Connection, match_id: int, seq: int) -> None:
+        if self.policy.notify_postgres:  # delivered at commit, atomically with the write
+            connection.execute(select(func.pg_notify(PG_CHANNEL, f"{match_id}:{seq}")))
+
+    def _committed(self, live: LiveMatch, rows: list[dict[str, Any]]) -> None:
+        self.live.put(live)
+        if self.changed is not None:
+            self.changed(live, rows)
+
+
+def _seed(seed: object, field: str) -> str:
+    if seed is None:
+        return player_seed()
+    try:
+        return check_player_seed(seed, field)
+    except DiceProofError as error:
+        raise Unprocessable(str(error)) from None
+
+
+def _hash(token: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _row_values(info: MatchInfo, match: Match | None, *, events_count: int, digest: str | None,
+                now: dt.datetime) -> dict[str, Any]:
+    """The match row's columns after a change: version, events, dice drawn, where the game stands."""
+    values: dict[str, Any] = {"version": info.version + 1, "next_seq": info.next_seq + events_count, "updated": now,
+                              "digest": digest}
+    if match is None:
+        return values
+    state = match.state
+    to_act = None if match.game_over or match.to_act is None else match.to_act
+    values.update(rolls_drawn=match.dice.drawn, game_number=match.game_number,  # type: ignore[attr-defined]
+                  state=written(state.bpn), score_white=state.score[Color.WHITE], score_black=state.score[Color.BLACK],
+                  to_act_id=None if to_act is None else (info.white.id if to_act == Color.WHITE else info.black.id))
+    if match.game_number != info.game_number:
+        values["game_start"] = {**_game_start_of(match), "challenger_first": info.game_start.get("challenger_first", False)}
+    return values
+
+
+def _game_start_of(match: Match) -> dict[str, Any]:
+    """The score and Crawford flag before the current game (the snapshot a rebuild starts from)."""
+    score = [match.score[Color.WHITE], match.score[Color.BLACK]]
+    if match.game_over and match.results:  # the game begun in this step has ended in it too
+        result = match.results[-1]
+        score[0 if result.winner == Color.WHITE else 1] -= result.points
+    return {"white": score[0], "black": score[1], "crawford": match.state.crawford}
+
+
+_INFO_FIELDS = {item.name for item in dataclasses.fields(MatchInfo)}
+
+
+def _info_values(values: dict[str, Any], match: Match | None) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if key in _INFO_FIELDS and key not in ("white", "black")}

@@ -1,0 +1,250 @@
+"""The match store: the only module that issues SQL about matches, their events and ratings.
+
+Everything here takes a SQLAlchemy Core connection that the caller got from the readers'
+pool or from the writer (:mod:`gammon.server.database`, :mod:`gammon.server.writer`); the
+store never commits: the writer owns every transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, and_, func, insert, or_, select, update
+from sqlalchemy.orm import aliased
+
+from ..models import COMMITMENTS, EVENTS, MATCHES, RATING_CHANGES, USERS, MatchRow, User, utcnow
+
+WHITE_USER = aliased(User, name="white_user")
+BLACK_USER = aliased(User, name="black_user")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player of a match: their account's number and name, and whether the server plays it."""
+
+    id: int
+    name: str
+    is_bot: bool
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """A match row as committed at ``version`` (what every reader of a match starts from)."""
+
+    id: int
+    status: str
+    white: Seat
+    black: Seat
+    length: int
+    options: dict[str, bool]
+    version: int
+    next_seq: int
+    game_number: int
+    game_start: dict[str, Any]
+    seed: str
+    commitment: str
+    challenger_seed: str | None
+    opponent_seed: str | None
+    dice_scheme: int
+    digest: str | None
+    rolls_drawn: int
+    score_white: int
+    score_black: int
+    winner_id: int | None
+    to_act_id: int | None
+    pbm_modes: dict[str, Any] | None
+    challenger_confirmed: bool
+    rated: bool | None
+    created: dt.datetime
+    updated: dt.datetime
+    finished: dt.datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def seat(self, user_id: int) -> Seat | None:
+        return self.white if user_id == self.white.id else self.black if user_id == self.black.id else None
+
+    def name_of(self, user_id: int | None) -> str | None:
+        seat = self.seat(user_id) if user_id is not None else None
+        return seat.name if seat is not None else None
+
+
+class EventRow(NamedTuple):
+    """One stored event: its number, game, kind, side, referee action line, data and time."""
+
+    seq: int
+    game: int
+    kind: str
+    color: str | None
+    action: str | None
+    data: dict[str, Any]
+    at: dt.datetime
+    description: str
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> EventRow:
+        """The stored form of a row the service has just written."""
+        return cls(*(row[name] for name in cls._fields))
+
+
+_MATCH_COLUMNS = [column for column in MATCHES.c if column.key not in ("white_id", "black_id", "state")]
+
+
+def _info_query() -> Any:
+    return (select(*_MATCH_COLUMNS, WHITE_USER.id.label("w_id"), WHITE_USER.name.label("w_name"),
+                   WHITE_USER.is_bot.label("w_bot"), BLACK_USER.id.label("b_id"), BLACK_USER.name.label("b_name"),
+                   BLACK_USER.is_bot.label("b_bot"))
+            .join(WHITE_USER, WHITE_USER.id == MatchRow.white_id).join(BLACK_USER, BLACK_USER.id == MatchRow.black_id))
+
+
+def _info(row: Any) -> MatchInfo:
+    values = {column.key: row._mapping[column.key] for column in _MATCH_COLUMNS}
+    values["white"] = Seat(row.w_id, row.w_name, bool(row.w_bot))
+    values["black"] = Seat(row.b_id, row.b_name, bool(row.b_bot))
+    values["challenger_confirmed"] = bool(values["challenger_confirmed"])
+    return MatchInfo(**values)
+
+
+def read_info(connection: Connection, match_id: int) -> MatchInfo | None:
+    row = connection.execute(_info_query().where(MatchRow.id == match_id)).first()
+    return None if row is None else _info(row)
+
+
+def read_version(connection: Connection, match_id: int) -> int | None:
+    return connection.execute(select(MATCHES.c.version).where(MATCHES.c.id == match_id)).scalar()
+
+
+def read_game_actions(connection: Connection, info: MatchInfo) -> list[str]:
+    """The referee's action lines of the current game, in order (what rebuilds it)."""
+    return list(connection.execute(
+        select(EVENTS.c.action).where(EVENTS.c.match_id == info.id, EVENTS.c.game == info.game_number,
+                                      EVENTS.c.seq < info.next_seq, EVENTS.c.action.is_not(None))
+        .order_by(EVENTS.c.seq)).scalars())
+
+
+def read_events(connection: Connection, match_id: int, after: int = -1, before: int | None = None,
+                limit: int | None = None) -> list[EventRow]:
+    """The events numbered after ``after`` (and below ``before``), in order."""
+    query = select(EVENTS.c.seq, EVENTS.c.game, EVENTS.c.kind, EVENTS.c.color, EVENTS.c.action, EVENTS.c.data,
+                   EVENTS.c.at, EVENTS.c.description).where(EVENTS.c.match_id == match_id, EVENTS.c.seq > after)
+    if before is not None:
+        query = query.where(EVENTS.c.seq < before)
+    query = query.order_by(EVENTS.c.seq)
+    if limit is not None:
+        query = query.limit(limit)
+    return [EventRow(*row) for row in connection.execute(query)]
+
+
+def count_plays(connection: Connection, match_id: int, before: int) -> int:
+    return int(connection.execute(select(func.count()).select_from(EVENTS).where(
+        EVENTS.c.match_id == match_id, EVENTS.c.kind == "play", EVENTS.c.seq < before)).scalar() or 0)
+
+
+def first_opener(connection: Connection, match_id: int) -> str | None:
+    """The side that made the match's first opening play (``white``/``black``), if it has one."""
+    return connection.execute(select(EVENTS.c.color).where(EVENTS.c.match_id == match_id, EVENTS.c.kind == "opening")
+                              .order_by(EVENTS.c.seq).limit(1)).scalar()
+
+
+def list_matches(connection: Connection, user_id: int | None, status: str | None, limit: int) -> list[MatchInfo]:
+    query = _info_query().order_by(MatchRow.updated.desc()).limit(limit)
+    if user_id is not None:
+        query = query.where(or_(MatchRow.white_id == user_id, MatchRow.black_id == user_id))
+    if status is not None:
+        query = query.where(MatchRow.status == status)
+    return [_info(row) for row in connection.execute(query)]
+
+
+def record_of(connection: Connection, user_id: int) -> tuple[int, int]:
+    """(matches won, matches lost) of a user."""
+    finished = and_(or_(MATCHES.c.white_id == user_id, MATCHES.c.black_id == user_id), MATCHES.c.status == "finished")
+    played = connection.execute(select(func.count()).select_from(MATCHES).where(finished)).scalar() or 0
+    won = connection.execute(select(func.count()).select_from(MATCHES)
+                             .where(finished, MATCHES.c.winner_id == user_id)).scalar() or 0
+    return int(won), int(played - won)
+
+
+def rating_history(connection: Connection, user_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    rows = connection.execute(select(RATING_CHANGES).where(RATING_CHANGES.c.user_id == user_id)
+                              .order_by(RATING_CHANGES.c.at.desc(), RATING_CHANGES.c.id.desc()).limit(limit))
+    return [{"match": row.match_id, "before": round(row.before, 2), "after": round(row.after, 2), "won": row.won,
+             "at": row.at.isoformat() + "Z"} for row in rows]
+
+
+def bot_turns(connection: Connection, waiting_since: dt.datetime) -> list[int]:
+    """Matches where a bot has been the side to act since before ``waiting_since``."""
+    return list(connection.execute(
+        select(MATCHES.c.id).join(USERS, USERS.c.id == MATCHES.c.to_act_id)
+        .where(MATCHES.c.status == "playing", USERS.c.is_bot.is_(True), MATCHES.c.updated <= waiting_since)
+        .limit(500)).scalars())
+
+
+# -- writes (in the writer's transaction) -------------------------------------------------------
+def insert_match(connection: Connection, values: dict[str, Any]) -> int:
+    return int(connection.execute(insert(MATCHES).values(**values).returning(MATCHES.c.id)).scalar_one())
+
+
+def update_match(connection: Connection, match_id: int, version: int, values: dict[str, Any]) -> bool:
+    """Move the match on from ``version`` only; False when it has moved on already (nothing changed)."""
+    changed = connection.execute(update(MATCHES).where(MATCHES.c.id == match_id, MATCHES.c.version == version)
+                                 .values(**values))
+    return changed.rowcount == 1
+
+
+def set_match(connection: Connection, match_id: int, **values: Any) -> None:
+    """Columns of a match row that its own write decided after moving it on (its digest, whether rated)."""
+    connection.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(**values))
+
+
+def insert_events(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        connection.execute(insert(EVENTS), rows)
+
+
+def take_commitment(connection: Connection, token_hash: str, not_before: dt.datetime) -> str | None:
+    """The server seed a client was shown the commitment of (used once), or None."""
+    row = connection.execute(select(COMMITMENTS.c.id, COMMITMENTS.c.seed).where(
+        COMMITMENTS.c.token_hash == token_hash, COMMITMENTS.c.created >= not_before)).first()
+    if row is None:
+        return None
+    if connection.execute(COMMITMENTS.delete().where(COMMITMENTS.c.id == row.id)).rowcount != 1:
+        return None  # taken by another request at the same moment
+    return str(row.seed)
+
+
+def add_commitment(connection: Connection, token_hash: str, seed: str) -> None:
+    connection.execute(insert(COMMITMENTS).values(token_hash=token_hash, seed=seed, created=utcnow()))
+
+
+def ratings_of(connection: Connection, user_ids: tuple[int, int]) -> dict[int, Any]:
+    """The rows of the two players, locked for the rest of the transaction on PostgreSQL."""
+    query = select(USERS.c.id, USERS.c.rating, USERS.c.experience, USERS.c.rated_matches, USERS.c.is_bot) \
+        .where(USERS.c.id.in_(user_ids)).order_by(USERS.c.id)
+    if connection.dialect.name == "postgresql":
+        query = query.with_for_update()
+    return {row.id: row for row in connection.execute(query)}
+
+
+def rated_between(connection: Connection, first: int, second: int, since: dt.datetime) -> int:
+    """Rated matches the two players finished against each other since ``since``."""
+    pair = or_(and_(MATCHES.c.white_id == first, MATCHES.c.black_id == second),
+               and_(MATCHES.c.white_id == second, MATCHES.c.black_id == first))
+    return int(connection.execute(select(func.count()).select_from(MATCHES).where(
+        pair, MATCHES.c.rated.is_(True), MATCHES.c.finished >= since)).scalar() or 0)
+
+
+def set_rating(connection: Connection, user_id: int, match_id: int, before: float, after: float, won: bool,
+               points: int, counts: bool) -> None:
+    """Record one player's rating change (``counts``: the match counts towards being established)."""
+    now = utcnow()
+    connection.execute(insert(RATING_CHANGES).values(user_id=user_id, match_id=match_id, before=before, after=after,
+                                                     won=won, at=now))
+    values: dict[str, Any] = {"rating": after, "experience": USERS.c.experience + points}
+    if counts:
+        values["rated_matches"] = USERS.c.rated_matches + 1
+    connection.execute(update(USERS).where(USERS.c.id == user_id).values(**values))
+
+
+def add_experience(connection: Connection, user_ids: tuple[int, ...], points: int) -> None:
+    connection.execute(update(USERS).where(USERS.c.id.in_(user_ids)).values(experience=USERS.c.experience + points))

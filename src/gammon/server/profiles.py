@@ -1,0 +1,62 @@
+"""Players as others see them: a player's page, and the top lists.
+
+Top lists rank established people (docs/server.md: provisional players are not ranked, so
+throw-away accounts cannot climb them); bots have a list of their own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from sqlalchemy import Connection, Integer, cast, func, select
+
+from .matches import store
+from .matches.ratings import Rated
+from .matches.views import summary
+from .models import RATING_CHANGES, USERS, utcnow
+
+WEEK = dt.timedelta(days=7)
+
+
+def profile(connection: Connection, name: str, provisional_matches: int) -> dict[str, Any] | None:
+    """A player's page: rating, experience, record, recent matches, rating history (None: no such player)."""
+    row = connection.execute(select(USERS).where(func.lower(USERS.c.name) == name[:64].lower())).first()
+    if row is None:
+        return None
+    won, lost = store.record_of(connection, row.id)
+    return {**card(row, provisional_matches), "record": {"won": won, "lost": lost},
+            "recent_matches": [summary(info) for info in store.list_matches(connection, row.id, None, 20)],
+            "rating_history": store.rating_history(connection, row.id)}
+
+
+def card(row: Any, provisional_matches: int) -> dict[str, Any]:
+    """What every view of a player shows."""
+    established = Rated(bool(row.is_bot), row.rated_matches).established(provisional_matches)
+    return {"name": row.name, "bot": bool(row.is_bot), "rating": round(row.rating, 2), "experience": row.experience,
+            "provisional": not established, "created": row.created.isoformat() + "Z"}
+
+
+def toplist(connection: Connection, period: Literal["all", "week"], limit: int, provisional_matches: int,
+            bots: bool = False) -> list[dict[str, Any]]:
+    """The ranked players of ``period``: established people (or, ``bots``, the bots) with a rated match."""
+    if bots:
+        chosen = USERS.c.is_bot.is_(True)
+    else:
+        chosen = (USERS.c.is_bot.is_(False)) & (USERS.c.rated_matches >= provisional_matches)
+    if period == "all":
+        rows = connection.execute(select(USERS).where(chosen, USERS.c.experience > 0)
+                                  .order_by(USERS.c.rating.desc(), USERS.c.name).limit(limit))
+        return [{"rank": rank, "name": row.name, "rating": round(row.rating, 2), "experience": row.experience,
+                 "bot": bool(row.is_bot)} for rank, row in enumerate(rows, 1)]
+    gained = func.sum(RATING_CHANGES.c.after - RATING_CHANGES.c.before)
+    rows = connection.execute(
+        select(USERS.c.name, USERS.c.rating, USERS.c.is_bot, gained.label("gained"), func.count().label("matches"),
+               func.sum(cast(RATING_CHANGES.c.won, Integer)).label("won"))
+        .join(RATING_CHANGES, RATING_CHANGES.c.user_id == USERS.c.id)
+        .where(chosen, RATING_CHANGES.c.at >= utcnow() - WEEK)
+        .group_by(USERS.c.id, USERS.c.name, USERS.c.rating, USERS.c.is_bot)
+        .order_by(gained.desc(), USERS.c.name).limit(limit)).all()
+    return [{"rank": rank, "name": row.name, "rating": round(row.rating, 2), "gained": round(float(row.gained), 2),
+             "matches": row.matches, "won": int(row.won or 0), "bot": bool(row.is_bot)}
+            for rank, row in enumerate(rows, 1)]

@@ -1,0 +1,199 @@
+"""Matches over HTTP: challenges, actions, the match and its history, hints, the board, the record."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import PlainTextResponse
+from pydantic import Field
+
+from ...match import PlayerAction
+from ...position import Color
+from ...record import MatchRecord
+from ..accounts import Account
+from ..board import board as board_view
+from ..errors import Forbidden, NotFound, Unprocessable
+from ..matches import store
+from ..matches.live import LiveMatch, replay
+from ..matches.service import Applied
+from ..matches.store import EventRow, Seat
+from ..matches.views import match_view, summary
+from ..runtime import Runtime
+from ..seats import BOT_PREFIX, DEFAULT_BOTS, check_bot, cube_hint_task, hint_task
+from .common import Body, MatchId, Me, Server, Viewer
+
+router = APIRouter(tags=["matches"])
+HISTORY_LIMIT = 5000  #: events in one answer at most; ask again with ?after= for more
+
+
+class Options(Body):
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    hints: bool = False
+    cube_hints: bool = False
+    verbose: bool = False
+
+
+class NewMatch(Body):
+    opponent: str = Field(max_length=300)
+    length: int = Field(ge=0, le=25)
+    options: Options = Field(default_factory=Options)
+    seed: str | None = Field(default=None, max_length=64, description="your own dice seed (drawn for you when absent)")
+    commitment: str | None = Field(default=None, max_length=100,
+                                   description="the token of a commitment asked for before (POST /api/commitments)")
+
+
+class Acceptance(Body):
+    seed: str | None = Field(default=None, max_length=64, description="your own dice seed (drawn for you when absent)")
+
+
+class ActionBody(Body):
+    action: PlayerAction = Field(strict=False, description="what you do: the one vocabulary of actions")
+    play: str | None = Field(default=None, max_length=200)
+    value: int | None = Field(default=None, ge=1, le=3)
+    version: int | None = None
+
+
+def _side(live: LiveMatch, account: Account | None) -> Color | None:
+    return None if account is None else live.color_of(account.id)
+
+
+def _view(applied: Applied, account: Account | None) -> dict[str, Any]:
+    return match_view(applied.live, _side(applied.live, account), events=[EventRow.of(row) for row in applied.rows])
+
+
+async def opponent_of(server: Runtime, text: str) -> Seat:
+    """The player challenged: a person by name, or a bot (``bot:PLAYER``, opened on first use)."""
+    if text.startswith(BOT_PREFIX):
+        name = BOT_PREFIX + check_bot(text[len(BOT_PREFIX):], server.settings.external_bots)
+        return (await server.accounts.bot(name)).seat
+    found = await server.accounts.find(text[:64])
+    if found is None or found.is_bot:
+        raise Unprocessable(f"opponent: no user {text[:64]!r} (a bot is named bot:PLAYER, e.g. bot:{DEFAULT_BOTS[2]})")
+    return found.seat
+
+
+@router.post("/api/commitments")
+async def new_commitment(server: Server) -> dict[str, str]:
+    """A server dice seed drawn and committed now, before you choose yours: pass the token with your challenge."""
+    token, commitment = await server.service.new_commitment()
+    return {"commitment": commitment, "token": token}
+
+
+@router.post("/api/matches", status_code=201)
+async def new_match(body: NewMatch, me: Me, server: Server) -> dict[str, Any]:
+    opponent = await opponent_of(server, body.opponent)
+    applied = await server.service.challenge(me.seat, opponent, body.length, body.options.model_dump(), seed=body.seed,
+                                             commitment_token=body.commitment)
+    return _view(applied, me)
+
+
+@router.get("/api/matches")
+async def list_matches(server: Server, user: str | None = Query(default=None, max_length=64),
+                       status: Literal["invited", "declined", "playing", "finished"] | None = None,
+                       limit: int = Query(default=50, ge=1, le=500)) -> list[dict[str, Any]]:
+    user_id = None
+    if user is not None:
+        found = await server.accounts.find(user)
+        if found is None:
+            raise NotFound(f"no user {user!r}")
+        user_id = found.id
+    rows = await server.readers.run(lambda connection: store.list_matches(connection, user_id, status, limit))
+    return [summary(info) for info in rows]
+
+
+@router.get("/api/matches/{match_id}")
+async def get_match(match_id: MatchId, server: Server, viewer: Viewer,
+                    history: Literal["all", "none"] = "none",
+                    after: int | None = Query(default=None, ge=-1, le=2**31 - 1)) -> dict[str, Any]:
+    """The match as last committed; its events only when asked (``?history=all``, or ``?after=SEQ``:
+    those numbered after SEQ), at most 5,000 at a time."""
+    live = await server.service.current(match_id)
+    events = None
+    if history == "all" or after is not None:
+        start = -1 if after is None else after
+        events = await server.service.events(match_id, start, live.info.next_seq, HISTORY_LIMIT)
+    return match_view(live, _side(live, viewer), history=events)
+
+
+@router.post("/api/matches/{match_id}/accept")
+async def accept(match_id: MatchId, me: Me, server: Server, body: Acceptance | None = None) -> dict[str, Any]:
+    return _view(await server.service.accept(me.seat, match_id, seed=body.seed if body else None), me)
+
+
+@router.post("/api/matches/{match_id}/decline")
+async def decline(match_id: MatchId, me: Me, server: Server) -> dict[str, Any]:
+    return _view(await server.service.decline(me.seat, match_id), me)
+
+
+@router.post("/api/matches/{match_id}/actions")
+async def act(match_id: MatchId, body: ActionBody, me: Me, server: Server) -> dict[str, Any]:
+    """Your action; the answer is the match now and the events your action caused (``events``)."""
+    applied = await server.service.act(me.seat, match_id, body.action, play=body.play, value=body.value,
+                                       version=body.version)
+    return _view(applied, me)
+
+
+async def _hint_state(server: Runtime, me: Account, match_id: int, option: str) -> Any:
+    live = await server.service.current(match_id)
+    if not live.info.options.get(option):
+        raise Forbidden(f"{option.replace('_', ' ')} are off in match {match_id}")
+    if live.info.status != "playing" or live.info.to_act_id != me.id or live.match is None:
+        raise Forbidden(f"a hint is for the side to act, and it is not {me.name}")
+    return live.match.state
+
+
+@router.get("/api/matches/{match_id}/hint")
+async def play_hint(match_id: MatchId, me: Me, server: Server) -> dict[str, Any]:
+    """The plays of your roll ranked, when the match's ``hints`` option is on."""
+    state = await _hint_state(server, me, match_id, "hints")
+    if state.dice is None:
+        raise Unprocessable("a play hint is for a rolled turn: roll first (or ask for a cube hint)")
+    player = server.settings.hint_player
+    plays = await asyncio.wrap_future(server.workers.submit(hint_task, player, state))
+    return {"player": player, "plays": plays}
+
+
+@router.get("/api/matches/{match_id}/cube_hint")
+async def cube_hint(match_id: MatchId, me: Me, server: Server) -> dict[str, Any]:
+    """Double, take or pass, when the match's ``cube_hints`` option is on."""
+    state = await _hint_state(server, me, match_id, "cube_hints")
+    if state.dice is not None or state.resignation is not None:
+        raise Unprocessable("a cube hint is before rolling, or when a double is offered to you")
+    player = server.settings.hint_player
+    decision = await asyncio.wrap_future(server.workers.submit(cube_hint_task, player, state))
+    return {"player": player, **decision}
+
+
+@router.get("/api/matches/{match_id}/board")
+async def board_of(match_id: MatchId, server: Server, view: Literal["white", "black"] = "white",
+                   moves: str = Query(default="", max_length=200),
+                   upto: int | None = Query(default=None, ge=-1, le=2**31 - 1)) -> dict[str, Any]:
+    """The board picture from ``view``'s side, its points, and where a checker may go next
+    after the checker ``moves`` entered so far (or, with ``upto``, after that event)."""
+    side = Color.WHITE if view == "white" else Color.BLACK
+    live = await server.service.current(match_id)
+    if live.info.status not in ("playing", "finished") or live.match is None:
+        raise Unprocessable(f"match {match_id} is {live.info.status}: it has no board yet")
+    match = live.match
+    if upto is not None:
+        if moves:
+            raise Unprocessable("moves: a replay's board takes no moves")
+        rows = await server.service.events(match_id, -1, min(upto, live.info.next_seq - 1) + 1)
+        match = replay(live.info, rows)
+    return board_view(match, live.info.options["crawford"], side, moves)
+
+
+@router.get("/api/matches/{match_id}/record.mat", response_class=PlainTextResponse)
+async def record(match_id: MatchId, server: Server) -> PlainTextResponse:
+    """The match as a GNU Backgammon / Jellyfish ``.mat`` file."""
+    live = await server.service.current(match_id)
+    info = live.info
+    if info.status not in ("playing", "finished"):
+        raise Unprocessable(f"match {match_id} is {info.status}: it has no games to record")
+    rows = await server.service.events(match_id, -1, info.next_seq)
+    text = MatchRecord.from_match(replay(info, rows), white=info.white.name, black=info.black.name).mat()
+    return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="match-{match_id}.mat"'})

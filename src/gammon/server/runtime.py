@@ -1,0 +1,130 @@
+"""What a server process runs and its routes share, started and stopped with the app.
+
+One database engine, its readers and its one writer; the accounts and the match service
+over them; the broadcaster that feeds the event streams; the bots' seats and their worker
+processes; the mailer when a relay is set; the play-by-mail doors. :meth:`Runtime.start`
+brings them up in that order and :meth:`Runtime.stop` takes them down in reverse, within
+the shutdown deadline whatever is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from typing import Any
+
+from ..workers import Workers, available_cores
+from .accounts import Accounts, Passwords
+from .database import Readers, migrate, open_database
+from .limits import Buckets
+from .matches.live import LiveMatch
+from .matches.service import MatchService, Policy
+from .matches.store import EventRow
+from .notify import Broadcaster
+from .pbm.executor import report
+from .pbm.line_server import serve_lines
+from .pbm.mail import Mailer, Relay, serve_mail
+from .seats import BotSeats
+from .settings import Settings
+from .writer import Writer
+
+log = logging.getLogger("gammon.server")
+SWEEP_SECONDS = 600.0  #: how often expired log-ins and finished limit windows are cleared
+
+
+class Runtime:
+    """The parts of a running server (see the module)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.stopping = asyncio.Event()
+        self.streams_by_address: Counter[str] = Counter()
+        limits = settings.limits
+        self.commands = Buckets(rate=limits.commands_per_address, burst=max(10, limits.commands_per_address / 4))
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.listeners: list[asyncio.AbstractServer] = []
+        self.mailer: Any = None
+
+    async def start(self) -> None:
+        settings = self.settings
+        limits = settings.limits
+        self.engine = open_database(settings.db_url)
+        if settings.migrate:
+            await asyncio.to_thread(migrate, self.engine)
+        self.readers = Readers(self.engine, queue=limits.read_queue)
+        self.writer = Writer(self.engine, queue_limit=limits.write_queue)
+        self.writer.start()
+        self.passwords = Passwords(limits.hash_workers, limits.hash_queue)
+        self.accounts = Accounts(self.readers, self.writer, self.passwords, limits, settings.session_days)
+        postgres = None
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            postgres = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        policy = Policy(provisional_matches=limits.provisional_matches, pair_matches_per_day=limits.pair_matches_per_day,
+                        challenges_per_hour=limits.challenges_per_user,
+                        notify_postgres=dialect == "postgresql" and not settings.redis_url,
+                        single_process=dialect == "sqlite")
+        self.service = MatchService(self.readers, self.writer, policy, self._changed)
+        self.broadcaster = Broadcaster(self._read_events, redis_url=settings.redis_url, postgres=postgres)
+        await self.broadcaster.start()
+        self.workers = Workers(settings.bot_workers or min(2, available_cores()))
+        self.seats = BotSeats(self.service, self.workers)
+        self.seats.start()
+        if settings.smtp_relay:
+            self.mailer = Mailer(Relay.parse(settings.smtp_relay, settings.mail_from), self.readers,
+                                 limits.mails_per_address, lambda live: report(self, live))
+        self._spawn(self._sweep())
+        if settings.pbm_port is not None:
+            self.listeners.append(await serve_lines(self, settings.host, settings.pbm_port,
+                                                     shared=settings.workers > 1))
+        if settings.smtp_port is not None and self.mailer is not None:
+            self.listeners.append(await serve_mail(self, settings.host, settings.smtp_port,
+                                                    shared=settings.workers > 1))
+
+    async def stop(self) -> None:
+        self.stopping.set()
+        for listener in self.listeners:
+            listener.close()
+        for task in list(self.tasks):
+            task.cancel()
+        await self.seats.stop()
+        await self.broadcaster.stop()
+        if self.mailer is not None:
+            await self.mailer.stop()
+        await asyncio.to_thread(self.workers.close)
+        await asyncio.to_thread(self.writer.stop)
+        self.readers.close()
+        self.passwords.close()
+        self.engine.dispose()
+
+    # -- wiring ------------------------------------------------------------------------------------
+    def _changed(self, live: LiveMatch, rows: list[dict[str, Any]]) -> None:
+        """After every committed change of a match: its streams, its bots, its players' mail."""
+        self.broadcaster.committed(live.info.id, [EventRow.of(row) for row in rows])
+        self.seats.changed(live)
+        if self.mailer is not None:
+            self.mailer.changed(live)
+
+    async def _read_events(self, match_id: int, after: int) -> list[EventRow]:
+        return await self.service.events(match_id, after)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _sweep(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self.accounts.sweep()
+            await asyncio.sleep(SWEEP_SECONDS)
+
+    @property
+    def health(self) -> dict[str, Any]:
+        notes = self.broadcaster.health
+        degraded = not notes["listening"] or "problem" in notes
+        return {"ok": True, "status": "degraded" if degraded else "ok", "events": notes,
+                "writer": {"waiting": self.writer.waiting, "commits": self.writer.commits},
+                "database": self.engine.dialect.name}

@@ -1,0 +1,180 @@
+"""How a server runs, in one typed place: every setting, its command-line flag, its variable.
+
+``gammon serve`` reads the environment first and its flags second (a flag wins), and hands
+worker processes their settings through the same variables, so ``uvicorn``'s own workers
+and any process manager can start the app from the environment alone
+(:func:`gammon.server.app.app_from_environment`). docs/server.md lists every variable;
+:func:`environment_table` writes that list, so it cannot drift.
+
+>>> settings = Settings.from_environment({"GAMMON_DB": "sqlite:////tmp/x.db", "GAMMON_WORKERS": "2"})
+>>> settings.db_url, settings.workers, settings.limits.login_per_name
+('sqlite:////tmp/x.db', 2, 10)
+>>> Settings.from_environment(settings.environment()) == settings
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..players import DEFAULT_HINT_PLAYER
+from .errors import ServerConfigError
+
+PREFIX = "GAMMON_"
+
+
+def _setting(variable: str, help: str, default: Any = None) -> Any:
+    return field(default=default, metadata={"variable": variable, "help": help})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may do, and how much the server takes on at once (docs/server.md explains each)."""
+
+    login_per_address: int = _setting("LIMIT_LOGIN_PER_ADDRESS", "log-in attempts from one address per window", 30)
+    login_per_name: int = _setting("LIMIT_LOGIN_PER_NAME",
+                                   "log-in attempts for one name from devices it never logged in from, per window", 10)
+    login_per_device: int = _setting("LIMIT_LOGIN_PER_DEVICE",
+                                     "log-in attempts for one name from a device it logged in from before, per window", 10)
+    login_window: int = _setting("LIMIT_LOGIN_WINDOW", "seconds a log-in attempt counts against the limits", 900)
+    registrations_per_address: int = _setting("LIMIT_REGISTRATIONS", "accounts opened from one address per hour", 10)
+    commands_per_address: int = _setting("LIMIT_COMMANDS", "play-by-mail commands from one address per minute", 120)
+    commands_per_request: int = _setting("LIMIT_COMMANDS_PER_REQUEST", "commands read from one POST /pbm or mail", 20)
+    challenges_per_user: int = _setting("LIMIT_CHALLENGES", "invitations one person may send per hour", 30)
+    mails_per_address: int = _setting("LIMIT_MAILS", "mails sent to one address per hour", 20)
+    hash_workers: int = _setting("LIMIT_HASH_WORKERS", "password hashes computed at once", 2)
+    hash_queue: int = _setting("LIMIT_HASH_QUEUE", "password hashes waiting before log-ins are refused (503)", 64)
+    write_queue: int = _setting("LIMIT_WRITE_QUEUE", "writes waiting for the database before requests are refused (503)",
+                                2000)
+    read_queue: int = _setting("LIMIT_READ_QUEUE", "reads waiting for the database before requests are refused (503)",
+                               2000)
+    connections_per_address: int = _setting("LIMIT_CONNECTIONS", "open connections from one address", 256)
+    websockets_per_address: int = _setting("LIMIT_WEBSOCKETS", "event streams open from one address", 4096)
+    header_timeout: float = _setting("LIMIT_HEADER_TIMEOUT", "seconds a client has to send a request's headers", 10.0)
+    body_timeout: float = _setting("LIMIT_BODY_TIMEOUT", "seconds a client has to send a request's body", 10.0)
+    provisional_matches: int = _setting("PROVISIONAL_MATCHES",
+                                        "rated matches against established players before a rating counts", 5)
+    pair_matches_per_day: int = _setting("PAIR_MATCHES_PER_DAY", "rated matches between the same two players per day", 3)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A server's settings; :meth:`from_environment` reads them, :meth:`environment` writes them."""
+
+    db_url: str | None = _setting("DB", "database URL (default: SQLite in the user data folder)")
+    host: str = _setting("HOST", "address to listen on", "127.0.0.1")
+    port: int = _setting("PORT", "HTTP port (0: any free port, printed at start)", 8000)
+    workers: int = _setting("WORKERS", "server processes sharing the port (PostgreSQL only for more than 1)", 1)
+    redis_url: str | None = _setting("REDIS", "Redis for events between servers, e.g. redis://127.0.0.1:6379")
+    bot_workers: int | None = _setting("BOT_WORKERS", "processes thinking for bots (default: cores, at most 2)")
+    external_bots: tuple[str, ...] = _setting("BOTS", "external engines offered as bots, comma-separated (gnubg:0)", ())
+    hint_player: str = _setting("HINT_PLAYER", "who answers hints where a match allows them", DEFAULT_HINT_PLAYER)
+    pbm_port: int | None = _setting("PBM_PORT", "the play-by-mail line port")
+    smtp_port: int | None = _setting("SMTP_PORT", "the SMTP port taking commands by mail (needs GAMMON_SMTP_RELAY)")
+    smtp_relay: str | None = _setting("SMTP_RELAY", "HOST:PORT that mails are sent through")
+    mail_from: str = _setting("MAIL_FROM", "the From of the server's mails", "gammon@localhost")
+    public_url: str | None = _setting("PUBLIC_URL", "the address players reach the site at (https://... makes cookies Secure)")
+    trusted_proxies: str = _setting("TRUSTED_PROXIES",
+                                    "addresses whose X-Forwarded-For/Proto are believed (a reverse proxy)", "127.0.0.1")
+    session_days: int = _setting("SESSION_DAYS", "days a log-in lasts without being used", 30)
+    shutdown_seconds: float = _setting("SHUTDOWN_SECONDS", "seconds open connections get when the server stops", 3.0)
+    migrate: bool = _setting("MIGRATE", "bring the schema up to date when the app starts (gammon serve does it once)", True)
+    limits: Limits = field(default_factory=Limits)
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """The settings that ``GAMMON_*`` variables give (unset ones keep their defaults), then ``overrides``."""
+        environ = os.environ if environ is None else environ
+        limits = Limits(**_read(Limits, environ))
+        values: dict[str, Any] = {"limits": limits, **_read(cls, environ)}
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        settings = cls(**values)
+        settings.check()
+        return settings
+
+    def environment(self) -> dict[str, str]:
+        """These settings as ``GAMMON_*`` variables (what a worker process is started with)."""
+        out: dict[str, str] = {}
+        for owner in (self, self.limits):
+            for item in dataclasses.fields(owner):
+                if "variable" not in item.metadata:
+                    continue
+                value = getattr(owner, item.name)
+                if value is None:
+                    continue
+                if isinstance(value, tuple):
+                    value = ",".join(value)
+                elif isinstance(value, bool):
+                    value = "1" if value else "0"
+                out[PREFIX + item.metadata["variable"]] = str(value)
+        return out
+
+    def check(self) -> None:
+        """Refuse settings that cannot work, naming the variable (or flag) and what was expected."""
+        for name, port in (("PORT", self.port), ("PBM_PORT", self.pbm_port), ("SMTP_PORT", self.smtp_port)):
+            if port is not None and not 0 <= port < 65536:
+                raise ServerConfigError(f"{PREFIX}{name}: expected a port 0-65535, got {port}")
+        if not 1 <= self.workers <= 64:
+            raise ServerConfigError(f"{PREFIX}WORKERS: expected 1-64, got {self.workers}")
+        if self.bot_workers is not None and not 1 <= self.bot_workers <= 64:
+            raise ServerConfigError(f"{PREFIX}BOT_WORKERS: expected 1-64, got {self.bot_workers}")
+        if self.smtp_port is not None and not self.smtp_relay:
+            raise ServerConfigError("--smtp-port needs --smtp-relay HOST:PORT: answers are sent through a relay")
+        if self.smtp_relay:
+            host, _, port = self.smtp_relay.rpartition(":")
+            if not host or not port.isdigit() or not 0 < int(port) < 65536:
+                raise ServerConfigError(f"--smtp-relay: expected HOST:PORT such as 127.0.0.1:25, got {self.smtp_relay!r}")
+        if self.session_days < 1:
+            raise ServerConfigError(f"{PREFIX}SESSION_DAYS: expected at least 1, got {self.session_days}")
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Cookies carry ``Secure`` when players reach the site over HTTPS."""
+        return bool(self.public_url and self.public_url.startswith("https://"))
+
+
+def _read(cls: type, environ: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for item in dataclasses.fields(cls):
+        variable = item.metadata.get("variable")
+        if variable is None or PREFIX + variable not in environ:
+            continue
+        raw = environ[PREFIX + variable].strip()
+        kind = item.type if isinstance(item.type, str) else getattr(item.type, "__name__", str(item.type))
+        try:
+            if "tuple" in kind:
+                values[item.name] = tuple(part.strip() for part in raw.split(",") if part.strip())
+            elif kind.startswith("bool"):
+                if raw.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                    raise ValueError(raw)
+                values[item.name] = raw.lower() in ("1", "true", "yes", "on")
+            elif kind.startswith("int"):
+                values[item.name] = int(raw)
+            elif kind.startswith("float"):
+                values[item.name] = float(raw)
+            else:
+                values[item.name] = raw or None if "None" in kind else raw
+        except ValueError:
+            expected = kind.split(" |")[0]
+            raise ServerConfigError(f"{PREFIX}{variable}: expected {expected}, got {raw!r}") from None
+    return values
+
+
+def environment_table() -> str:
+    """The Markdown table of every variable, for docs/server.md."""
+    rows = ["| variable | flag | what it sets | default |", "| --- | --- | --- | --- |"]
+    for owner in (Settings, Limits):
+        for item in dataclasses.fields(owner):
+            if "variable" not in item.metadata:
+                continue
+            default = item.default if item.default is not dataclasses.MISSING else None
+            if isinstance(default, tuple):
+                default = ",".join(default) or None
+            flag = "--" + item.name.replace("_", "-") if owner is Settings else ""
+            rows.append(f"| `{PREFIX}{item.metadata['variable']}` | {f'`{flag}`' if flag else ''} | "
+                        f"{item.metadata['help']} | {'' if default is None else f'`{default}`'} |")
+    return "\n".join(rows)
