@@ -138,12 +138,16 @@ def test_every_sentence_is_yours_and_the_bots_plays_are_in_your_numbering(monkey
 
 
 def test_numbering_on_request_tells_the_bots_plays_in_its_own() -> None:
-    match = Match(3, dice=FixedDice([(1, 3), (6, 5)]))  # the bot opens with 3-1
-    out, read, write = scripted(["numbering"])
+    # The bot opens with 3-1 (8/5 6/5 in its numbering), you answer 6-5 with 24/13, the bot rolls 4-2.
+    match = Match(3, dice=FixedDice([(1, 3), (6, 5), (4, 2)]))
+    out, read, write = scripted(["numbering", "", "24/13", ""])
     Terminal(table(match), read, write).run()
-    opening = next(line for line in out if line.startswith("The bot plays "))
-    assert opening == "The bot plays 8/5 6/5." or "/" in opening
-    assert "The opponent's plays are told in their own numbering." in out
+    told = events_of(out)
+    bot_plays = [line for line in told if line.startswith("The bot plays ")]
+    switched = told.index("The opponent's plays are told in their own numbering.")
+    assert bot_plays == ["The bot plays 17/20 19/20.", "The bot plays 8/4 6/4."]
+    # the opening came before the switch, in your numbering; the reply after it, in the bot's
+    assert told.index(bot_plays[0]) < switched < told.index(bot_plays[1])
 
 
 def test_resigning_asks_first() -> None:

@@ -471,7 +471,7 @@ class GnubgEngine(SimpleEngine):
     """A running ``gnubg -t`` driven synchronously: ``play``, ``analyse`` and ``cube`` as
     SimpleEngine has them. Calls are serialised, so one engine can be shared between threads.
 
-    >>> with GnubgEngine.popen(ply=0) as engine:  # doctest: +SKIP
+    >>> with GnubgEngine.popen(ply=0) as engine:
     ...     str(engine.play(Position(), (3, 1)).play)
     '8/5 6/5'
     """
