@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -72,37 +72,65 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
             yield url
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+STARTED = re.compile(rb"gammon serve: http://[^:]+:(\d+)/")
+DOOR = re.compile(rb"gammon serve: play by mail on [^:]+:(\d+)")
+SMTP_DOOR = re.compile(rb"gammon serve: play by e-mail on SMTP [^:]+:(\d+)")
 
 
 class ServerProcess:
-    """``gammon serve`` as a user starts it, on a free port; :meth:`kill` is ``kill -9``."""
+    """``gammon serve`` as a user starts it, on port 0 (the port it binds is read from what it
+    prints: nothing is handed out before it is bound); :meth:`kill` is ``kill -9``.
 
-    def __init__(self, db_url: str, *extra: str, log: Path | None = None) -> None:
-        self.db_url, self.extra = db_url, extra
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
+    ``port`` (and ``pbm_port``/``smtp_port`` when their flags are ``0``) are known once started;
+    a restart keeps the ports of the first start."""
+
+    def __init__(self, db_url: str, *extra: str, log: Path | None = None, env: dict[str, str] | None = None) -> None:
+        self.db_url, self.extra = db_url, list(extra)
+        self.port = 0
+        self.pbm_port: int | None = None
+        self.smtp_port: int | None = None
+        self.log = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"gammon-serve-{uuid.uuid4().hex[:8]}.log"
+        self.env = env
         self.process: subprocess.Popen | None = None
 
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _arguments(self) -> list[str]:
+        extra = list(self.extra)
+        for flag, port in (("--pbm-port", self.pbm_port), ("--smtp-port", self.smtp_port)):
+            if port and flag in extra:
+                extra[extra.index(flag) + 1] = str(port)
+        return [*GAMMON, "serve", "--db", self.db_url, "--port", str(self.port), "--bot-workers", "1", *extra]
+
     def start(self, timeout: float = 180.0) -> ServerProcess:
-        out = open(self.log, "ab") if self.log else subprocess.DEVNULL
-        self.process = subprocess.Popen([*GAMMON, "serve", "--db", self.db_url, "--port", str(self.port),
-                                         "--bot-workers", "1", *self.extra], stdout=out, stderr=out)
+        with open(self.log, "ab") as out:
+            start = out.tell()
+            self.process = subprocess.Popen(self._arguments(), stdout=out, stderr=out,
+                                            env={**os.environ, **(self.env or {})})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            text = self.log.read_bytes()[start:]
             if self.process.poll() is not None:
-                raise AssertionError(f"gammon serve exited with {self.process.returncode}")
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=5).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
+                raise AssertionError(f"gammon serve exited with {self.process.returncode}: {text.decode()[-2000:]}")
+            found = STARTED.search(text)
+            if found:
+                self.port = int(found.group(1))
+                for pattern, name in ((DOOR, "pbm_port"), (SMTP_DOOR, "smtp_port")):
+                    door = pattern.search(text)
+                    if door:
+                        setattr(self, name, int(door.group(1)))
+                try:
+                    if httpx.get(f"{self.url}/api/health", timeout=5).status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    pass
+            time.sleep(0.05)
         raise AssertionError(f"gammon serve did not answer within {timeout} s")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -157,8 +185,8 @@ class Client:
         assert response.status_code == 200, response.text
         return response.json()
 
-    def match(self, match_id: int) -> dict[str, Any]:
-        response = self.http.get(f"/api/matches/{match_id}")
+    def match(self, match_id: int, history: bool = False) -> dict[str, Any]:
+        response = self.http.get(f"/api/matches/{match_id}" + ("?history=all" if history else ""))
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -196,7 +224,7 @@ def play_out(players: dict[str, Client], match_id: int, rng: random.Random, *, l
     while time.monotonic() < deadline:
         state = viewer.match(match_id)
         if state["status"] != "playing" or (moves is not None and done >= moves):
-            return state
+            return viewer.match(match_id, history=True)
         to_act = state["to_act"] and state["players"][state["to_act"]]
         if to_act not in players:
             time.sleep(0.02)  # a bot is thinking

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from gammon.server.ratings import rating_change
+from gammon.server.matches.ratings import rating_change
 
 
 @pytest.mark.parametrize(

@@ -13,14 +13,21 @@ from fastapi.testclient import TestClient
 
 from gammon import Color
 from gammon.record import MatchRecord
-from gammon.server.app import ServerConfig, create_app
+from gammon.server.app import create_app
+from gammon.server.matches.fair_dice import DiceProofError
+from gammon.server.matches.proof import digest_of, verify_match
+from gammon.server.settings import Limits, Settings
 from server_support import Client, choose, database, play_out
+
+#: Every match rated from the first (the rule for new accounts has tests of its own, test_server_holds.py).
+RATED_AT_ONCE = Limits(provisional_matches=0)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def http(request, tmp_path):
     with database(request.param, tmp_path) as url:
-        with TestClient(create_app(ServerConfig(db_url=url, bot_workers=1, hint_player="pubeval"))) as client:
+        settings = Settings(db_url=url, bot_workers=1, hint_player="pubeval", limits=RATED_AT_ONCE)
+        with TestClient(create_app(settings)) as client:
             yield client
 
 
@@ -42,6 +49,8 @@ def test_register_log_in_and_the_refusals(http, caplog):
     assert "s3cret-words" not in created.text
     assert http.post("/api/users", json={"name": "Alice", "password": "other-words"}).status_code == 409
     for body in ({"name": "a", "password": "long enough"}, {"name": "9lives", "password": "long enough"},
+                 {"name": "carol\n", "password": "long enough"}, {"name": "carol", "password": "carol"},
+                 {"name": "dave", "password": "DAVE"},
                  {"name": "bob", "password": "short"}, {"name": "bob"}, {"name": 5, "password": "long enough"},
                  {"name": "bob", "password": "long enough", "admin": True}):
         answer = http.post("/api/users", json=body)
@@ -56,11 +65,16 @@ def test_register_log_in_and_the_refusals(http, caplog):
     assert "s3cret-words" not in caplog.text
 
 
-def test_a_run_of_wrong_passwords_is_refused_with_429_even_with_the_right_one(http):
-    people(http, "carol")
-    codes = [http.post("/api/sessions", json={"name": "carol", "password": f"guess-{n}"}).status_code for n in range(7)]
-    assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
-    assert http.post("/api/sessions", json={"name": "carol", "password": "correct horse"}).status_code == 429
+def test_a_stranger_guessing_is_stopped_but_the_owner_logs_in_from_a_known_device(http):
+    (carol,) = people(http, "carol")
+    device = http.post("/api/sessions", json={"name": "carol", "password": "correct horse"}).json()["device"]
+    http.cookies.clear()  # a stranger: no cookie of carol's
+    codes = [http.post("/api/sessions", json={"name": "carol", "password": f"guess-{n}"}).status_code for n in range(12)]
+    assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]
+    refused = http.post("/api/sessions", json={"name": "carol", "password": "correct horse"})
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0  # even the right password
+    owner = http.post("/api/sessions", json={"name": "carol", "password": "correct horse", "device": device})
+    assert owner.status_code == 200, owner.text  # the device carol logged in from before is not locked out
 
 
 def test_tokens_cookies_log_out_and_password_change(http):
@@ -76,6 +90,14 @@ def test_tokens_cookies_log_out_and_password_change(http):
     assert http.get("/api/users/me", headers=alice.headers).status_code == 401  # old log-ins end
     alice.password = "new password"
     alice.log_in()
+    first = alice.token
+    alice.log_in()
+    listed = http.get("/api/sessions", headers=alice.headers).json()
+    assert len(listed) == 2 and sum(item["current"] for item in listed) == 1
+    other = next(item["id"] for item in listed if not item["current"])
+    assert http.delete(f"/api/sessions/{other}", headers=alice.headers).status_code == 204
+    assert http.get("/api/users/me", headers={"Authorization": f"Bearer {first}"}).status_code == 401  # revoked
+    assert http.delete("/api/sessions/999999", headers=alice.headers).status_code == 404
     assert http.delete("/api/sessions", headers=alice.headers).status_code == 204
     assert http.get("/api/users/me", headers=alice.headers).status_code == 401
 
@@ -88,12 +110,14 @@ def test_a_challenge_is_accepted_and_the_opening_roll_decides_who_starts(http):
     assert http.post(f"/api/matches/{match['id']}/accept", headers=alice.headers).status_code == 403
     state = bob.accept(match["id"])
     assert state["status"] == "playing" and state["actions"] == ["play", "resign"]
-    opening = [event for event in state["history"] if event["kind"] == "opening"][0]
+    assert "history" not in state and [event["kind"] for event in state["events"]] == ["accept_challenge", "opening"]
+    opening = [event for event in state["events"] if event["kind"] == "opening"][0]
     white, black = opening["data"]["white_die"], opening["data"]["black_die"]
     assert white != black and state["to_act"] == ("white" if white > black else "black")
     assert sorted(state["dice"], reverse=True) == sorted([white, black], reverse=True)
     assert state["legal"] and all(isinstance(play, str) for play in state["legal"])
     assert len(state["dice_proof"]["commitment"]) == 64 and state["dice_proof"]["seed"] is None
+    assert state["dice_proof"]["challenger_seed"] and state["dice_proof"]["opponent_seed"]
     assert state["gnubg_id"] and state["bpn"]
 
 
@@ -123,7 +147,7 @@ def test_refusals_name_what_is_legal_and_change_nothing(http):
     assert http.post(f"/api/matches/{match['id']}/actions", json={"action": "roll"}).status_code == 401
     assert http.post("/api/matches/9999/actions", json={"action": "roll"}, headers=mover.headers).status_code == 404
     after = mover.match(match["id"])
-    assert after["version"] == before["version"] and after["history"] == before["history"]
+    assert after["version"] == before["version"] and after["last_seq"] == before["last_seq"]
     assert mover.act(match["id"], action="play", play=before["legal"][0], version=before["version"])["version"] == before["version"] + 1
 
 
@@ -143,6 +167,7 @@ def test_a_whole_match_between_people_to_the_end_with_ratings_lists_and_record(h
     final = play_out({"alice": alice, "bob": bob}, match["id"], random.Random(3))
     assert final["status"] == "finished" and final["winner"] in ("alice", "bob")
     assert max(final["score"].values()) >= 3 and final["actions"] == []
+    assert final["rated"] is True
     kinds = [event["kind"] for event in final["history"]]
     assert kinds[-1] == "match_over" and "game_over" in kinds and [e["seq"] for e in final["history"]] == list(range(len(kinds)))
     assert all(event["description"].endswith(".") for event in final["history"])
@@ -184,6 +209,7 @@ def test_money_game_with_cube_beaver_and_jacoby(http):
     rng = random.Random(11)
     players = {"alice": alice, "bob": bob}
     doubled = beavered = False
+    told = list(state["events"])
     while state["status"] == "playing":
         actor = players[state["players"][state["to_act"]]]
         if "double" in state["actions"] and not doubled:
@@ -195,10 +221,12 @@ def test_money_game_with_cube_beaver_and_jacoby(http):
             if body["action"] == "drop":
                 body = {"action": "take"}
         state = actor.act(match["id"], version=state["version"], **body)
+        assert [event["seq"] for event in state["events"]] == list(range(told[-1]["seq"] + 1, state["last_seq"] + 1))
+        told += state["events"]
     assert doubled and beavered and state["status"] == "finished"
-    plays = [e for e in state["history"] if e["kind"] == "play" and "cannot" not in e["description"]]
-    assert all("pips" in e["description"] for e in plays)  # verbose commentary
-    cube = [e for e in state["history"] if e["kind"] == "beaver"][0]["data"]["cube"]
+    plays = [e for e in told if e["kind"] == "play" and "cannot" not in e["description"]]
+    assert plays and all("pips" in e["description"] for e in plays)  # verbose commentary
+    cube = [e for e in told if e["kind"] == "beaver"][0]["data"]["cube"]
     assert cube == 4
 
 
@@ -215,16 +243,17 @@ def test_resignation_offered_rejected_and_accepted(http):
     assert state["resignation"] is None and state["players"][state["to_act"]] == actor.name
     state = actor.act(match["id"], action="resign", value=1)
     state = other.act(match["id"], action="accept")
-    ended = [e for e in state["history"] if e["kind"] == "game_over"][0]
+    ended = [e for e in state["events"] if e["kind"] == "game_over"][0]
     assert ended["data"]["points"] == 1 and ended["data"]["ended"] == "resigned"
 
 
 def test_the_event_stream_sends_every_event_in_order_then_new_ones(http):
     alice, bob, match = invited(http)
     state = bob.accept(match["id"])
+    http.cookies.clear()  # a spectator: each play in its mover's words
     with http.websocket_connect(f"/api/matches/{match['id']}/events") as stream:
-        seen = [stream.receive_json() for _ in state["history"]]
-        assert [event["seq"] for event in seen] == list(range(len(state["history"])))
+        seen = [stream.receive_json() for _ in range(state["last_seq"] + 1)]
+        assert [event["seq"] for event in seen] == list(range(state["last_seq"] + 1))
         players = {"alice": alice, "bob": bob}
         mover = players[state["players"][state["to_act"]]]
         mover.act(match["id"], action="play", play=state["legal"][0])
@@ -234,6 +263,34 @@ def test_the_event_stream_sends_every_event_in_order_then_new_ones(http):
         assert "no match" in stream.receive_json()["error"]
 
 
+def _forgeries(final):
+    """Records changed as a cheat would change them, each with its digest made to fit again."""
+    def copy():
+        return json.loads(json.dumps(final))
+
+    rolls = [i for i, e in enumerate(final["history"]) if e["kind"] == "roll"]
+    changed_roll = copy()
+    roll = changed_roll["history"][rolls[0]]
+    roll["data"]["dice"] = [roll["data"]["dice"][1] % 6 + 1, roll["data"]["dice"][0]]
+    roll["action"] = f"{roll['color']} roll {roll['data']['dice'][0]}-{roll['data']['dice'][1]}"
+    relabelled = copy()
+    relabelled["history"][rolls[1]]["color"] = "black" if relabelled["history"][rolls[1]]["color"] == "white" else "white"
+    opener = copy()
+    opening = next(e for e in opener["history"] if e["kind"] == "opening")
+    opening["color"] = "black" if opening["color"] == "white" else "white"
+    opening["data"]["white_die"], opening["data"]["black_die"] = opening["data"]["black_die"], opening["data"]["white_die"]
+    cut = copy()
+    cut["history"] = cut["history"][: rolls[-1]]
+    cut["last_seq"] = len(cut["history"]) - 1
+    played = copy()
+    plays = [e for e in played["history"] if e["kind"] == "play" and e["data"]["play"]]
+    plays[0]["action"] = plays[0]["action"].split(" play ")[0] + " play 24/1"
+    for forged in (changed_roll, relabelled, opener, cut, played):
+        forged["digest"] = digest_of(forged["history"])
+    return {"a changed roll": changed_roll, "a relabelled roll": relabelled, "a changed opener": opener,
+            "the last roll deleted": cut, "a changed play": played}
+
+
 def test_dice_proof_checks_out_with_verify_dice_and_a_forgery_does_not(http, tmp_path):
     alice, bob, match = invited(http)
     bob.accept(match["id"])
@@ -241,10 +298,16 @@ def test_dice_proof_checks_out_with_verify_dice_and_a_forgery_does_not(http, tmp
     path = tmp_path / "match.json"
     path.write_text(json.dumps(final))
     run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
-    assert run.returncode == 0 and "rolls checked" in run.stdout, run.stderr
-    roll = next(e for e in final["history"] if e["kind"] == "roll")
-    roll["data"]["dice"] = [roll["data"]["dice"][1] % 6 + 1, roll["data"]["dice"][0]]
-    path.write_text(json.dumps(final))
+    assert run.returncode == 0 and "rolls regenerated" in run.stdout, run.stderr
+    assert verify_match(final) == sum(e["kind"] in ("roll", "opening") for e in final["history"])
+    for what, forged in _forgeries(final).items():
+        with pytest.raises(DiceProofError):
+            verify_match(forged)
+            pytest.fail(f"{what} passed")
+        untouched = dict(forged, digest=final["digest"])  # the published digest no longer fits either
+        with pytest.raises(DiceProofError, match="digest|missing"):
+            verify_match(untouched)
+    path.write_text(json.dumps(_forgeries(final)["a changed roll"]))
     run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
     assert run.returncode == 1 and "FAILED" in run.stderr and "Traceback" not in run.stderr
     path.write_text("{}")

@@ -222,11 +222,12 @@ class Accounts:
             row = connection.execute(select(USERS.c.id, USERS.c.password_hash, USERS.c.is_bot)
                                      .where(func.lower(USERS.c.name) == key)).first()
             known = None
-            if row is not None:
-                candidates = [_address_device(row.id, address)] + ([device_hash] if device_hash else [])
-                known = connection.execute(select(DEVICES.c.id).where(DEVICES.c.user_id == row.id,
-                                                                      DEVICES.c.token_hash.in_(candidates))
-                                           .limit(1)).scalar()
+            if row is not None:  # the browser's own device token first, else the address it comes from
+                for candidate in ([device_hash] if device_hash else []) + [_address_device(row.id, address)]:
+                    known = connection.execute(select(DEVICES.c.id).where(DEVICES.c.user_id == row.id,
+                                                                          DEVICES.c.token_hash == candidate)).scalar()
+                    if known is not None:
+                        break
             counted = [(f"login:address:{address}", limits.login_per_address)]
             counted.append((f"login:device:{known}", limits.login_per_device) if known is not None
                            else (f"login:name:{key}", limits.login_per_name))
