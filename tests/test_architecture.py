@@ -23,12 +23,14 @@ CORE = {"errors", "movegen", "position", "play", "state", "variant", "notation",
 #: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.
 LAYERS = {
     "referee": 1,
+    "events": 2,  # typed match events: what applying an action returns
     "engine": 1,  # the engine client: core only, as chess.engine imports only chess
-    "match": 2,
+    "match": 3,
+    "narration": 3,  # the one narrator: an event as a sentence for a listener
     "cube": 2,
     "bearoff": 2,
-    "gammon": 3,  # the package's own __init__: the public API of the core and the match
-    "record": 3,  # match records (.mat, SGF), replayed through the match
+    "gammon": 4,  # the package's own __init__: the public API of the core and the match
+    "record": 4,  # match records (.mat, SGF), replayed through the match
     "bots": 4,
     "nn": 5,
     "rollout": 5,  # rollouts: bots' evaluators, search and cube decisions; players name them rollout:N
