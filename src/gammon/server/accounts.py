@@ -204,9 +204,18 @@ class Accounts:
 
         return await self.writer.run(create)
 
-    async def check(self, name: object, password: object, address: str, device: str | None = None) -> Account:
-        """The account whose name and password these are (counted against the limits); 401 otherwise."""
-        account, _ = await self._check(name, password, address, device)
+    async def check(self, name: object, password: object, address: str) -> Account:
+        """The account whose name and password these are, for a command that carries them (play by
+        mail): counted against the limits like a log-in; a right one gives its count back and makes
+        the address a known device of the account. 401 otherwise."""
+        account, keys = await self._check(name, password, address, None)
+        now = utcnow()
+
+        def work(connection: Connection) -> None:
+            _count_back(connection, keys)
+            _remember_device(connection, account.id, _address_device(account.id, address), now)
+
+        await self.writer.run(work)
         return account
 
     async def _check(self, name: object, password: object, address: str,
@@ -262,11 +271,7 @@ class Accounts:
         days = self.session_days
 
         def work(connection: Connection) -> int:
-            for key in keys:  # the attempt succeeded: it does not count against anyone
-                if key.startswith("login:device"):
-                    forget(connection, key)
-                else:
-                    _give_back(connection, key)
+            _count_back(connection, keys)
             session_id = connection.execute(insert(SESSIONS).values(
                 token_hash=token_hash(token), user_id=account.id, created=now, last_used=now,
                 expires=now + dt.timedelta(days=days), address=address[:64], agent=(agent or "")[:200] or None)
@@ -434,6 +439,15 @@ def _with(account: Account, **changes: Any) -> Account:
 def _find(connection: Connection, name: str) -> Account | None:
     row = connection.execute(select(*_ACCOUNT_COLUMNS).where(func.lower(USERS.c.name) == name[:64].lower())).first()
     return None if row is None else _account(row)
+
+
+def _count_back(connection: Connection, keys: list[str]) -> None:
+    """An attempt that succeeded does not count against anyone: its device starts afresh."""
+    for key in keys:
+        if key.startswith("login:device"):
+            forget(connection, key)
+        else:
+            _give_back(connection, key)
 
 
 def _give_back(connection: Connection, key: str) -> None:

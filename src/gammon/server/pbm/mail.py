@@ -36,6 +36,7 @@ log = logging.getLogger("gammon.server.pbm")
 MAX_MAIL = 256 * 1024  #: a larger mail is refused by the listener (552) before it is read
 MAX_COMMANDS = 20  #: commands read from one mail
 SENDING = 4  #: mails being sent at once
+CODES_PER_HOUR = 3  #: confirmation codes mailed to one address an hour: an address nobody confirmed gets no more
 
 
 @dataclass(frozen=True)
@@ -72,15 +73,16 @@ class Mailer:
                  draw: Callable[[LiveMatch], Awaitable[str]]) -> None:
         self.relay, self.readers, self.draw = relay, readers, draw
         self.buckets = Buckets(rate=per_hour / 60.0, burst=per_hour)
+        self.codes = Buckets(rate=CODES_PER_HOUR / 60.0, burst=CODES_PER_HOUR)
         self._sending = asyncio.Semaphore(SENDING)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._last: dict[int, int | None] = {}  # match -> who was to act when it was last mailed about
         self.sent = 0
         self.refused = 0
 
-    def send(self, address: str, subject: str, body: str) -> bool:
+    def send(self, address: str, subject: str, body: str, *, buckets: Buckets | None = None) -> bool:
         """Queue one mail (False: the address has had its share this hour, nothing is sent)."""
-        if self.buckets.take(address.lower()):
+        if (buckets or self.buckets).take(address.lower()):
             self.refused += 1
             log.info("mail to %s not sent: its hourly limit is reached", address)
             return False
@@ -99,7 +101,8 @@ class Mailer:
         self.send(address, "gammon: confirm your address",
                   f"Someone, probably you, gave this address to the gammon account {name}.\n"
                   f"To receive its answers and turns here, send:\n\n  confirm {name} PASSWORD {code}\n\n"
-                  "(or enter the code on the site). If it was not you, ignore this mail: nothing more will come.")
+                  "(or enter the code on the site). If it was not you, ignore this mail: nothing more will come.",
+                  buckets=self.codes)
 
     def changed(self, live: LiveMatch) -> None:
         """After a committed change: mail the player whose turn it has become, the one challenged,
