@@ -173,7 +173,8 @@ def test_a_cluster_that_wants_a_token_is_named_in_one_line(cluster: Cluster, tmp
 def test_an_address_where_nothing_listens_fails_at_once_in_one_line(tmp_path: Path) -> None:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in RAY_VARIABLES}
-    child = _gammon(["rollout", POSITION, "--trials", "36", "--ray", f"127.0.0.1:{port}"], {**env, "HOME": str(tmp_path)})
+    child = _gammon(["rollout", POSITION, "--trials", "36", "--ray", f"127.0.0.1:{port}"],
+                    {**env, "HOME": str(tmp_path)})
     assert _last_line(child) == (f"gammon: --ray 127.0.0.1:{port}: nothing answers at 127.0.0.1:{port} (Connection "
                                  f"refused); start a cluster there with 'ray start --head --port {port}', or give "
                                  "the address 'ray start --head' printed")
