@@ -204,6 +204,9 @@ def test_a_silent_or_foreign_listener_and_a_bad_address_are_told_apart(monkeypat
         server.join(5)
     with pytest.raises(RayError, match=r"--ray 6379: expected auto or the HOST:PORT of a Ray cluster's head"):
         ray_connect("6379")
+    port = _free_port()
+    with pytest.raises(RayError, match=rf"nothing answers at 127\.0\.0\.1:{port} \(Connection refused\)"):
+        ray_connect(f"ray://127.0.0.1:{port}")  # a Ray Client address is asked the same way
 
 
 class _FakeRay:

@@ -158,9 +158,9 @@ def ray_connect(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Any:
     An address (``HOST:PORT`` of the head, as ``ray start --head`` prints it) is asked first,
     each step within ``timeout`` seconds, so that nothing listening, something that is not a
     Ray head, and a refused authentication token each fail at once with their own one-line
-    reason; ``ray.init`` would retry all three for minutes and then blame the address. The
-    token is Ray's business: with ``RAY_AUTH_MODE=token`` Ray sends the one it finds, and, as
-    Ray does, an address never sends one unasked.
+    reason; ``ray.init`` would retry each for 20 s to many minutes and then blame the address.
+    The token is Ray's business: with ``RAY_AUTH_MODE=token`` Ray sends the one it finds, and
+    without it an address gets none, as Ray has it.
     """
     ray = ray_module()
     named = os.environ.get("RAY_ADDRESS") or address  # Ray's rule: the variable wins
@@ -196,7 +196,8 @@ def _ask_head(ray: Any, address: str, where: str, timeout: float) -> None:
     if address.startswith("ray://"):
         return  # a Ray Client server: ray.init asks it
     # Ray's own checks, as ray.init makes them, but each once: ray.init retries a refusal for
-    # 20 s and reports it as an unreachable address.
+    # 20 s and reports it as an unreachable address. Both are Ray's private names: the range
+    # pyproject.toml pins is where tests/test_rollout_ray.py has run them.
     from ray._private.authentication.authentication_token_setup import ensure_token_if_auth_enabled
     from ray._raylet import GcsClient
 
