@@ -17,13 +17,15 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from .errors import GammonError
 
-__all__ = ["RAY_EXTRA", "RayError", "Workers", "available_cores", "ray_imap", "ray_module"]
+__all__ = ["RAY_CONNECT_TIMEOUT", "RAY_EXTRA", "RayError", "Workers", "available_cores", "ray_connect",
+           "ray_imap", "ray_module"]
 
 #: How to get Ray, an optional extra.
 RAY_EXTRA = "pip install gammon[ray]"
@@ -124,7 +126,21 @@ class _Span:
 
 
 class RayError(GammonError, RuntimeError):
-    """Ray is not installed, or the cluster named cannot be reached; the message says what to do."""
+    """Ray is not installed, or the cluster named cannot be joined; the message says why and what to do."""
+
+
+#: Seconds that joining a cluster by address waits for its head to answer: Ray's own client
+#: retries an address where nothing listens for many minutes.
+RAY_CONNECT_TIMEOUT = 10.0
+
+#: What an HTTP/2 client sends first; a gRPC server (a Ray head's control service) answers
+#: at once with a SETTINGS frame, type 4 in a frame header's fourth byte.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_HTTP2_SETTINGS = 4
+
+#: Where Ray looks for a token (https://docs.ray.io/en/latest/ray-security/token-auth.html).
+_RAY_TOKEN_HELP = ("the cluster's token in RAY_AUTH_TOKEN, in the file RAY_AUTH_TOKEN_PATH names or in "
+                   "~/.ray/auth_token ('ray get-auth-token' on the head prints it)")
 
 
 def ray_module() -> Any:
@@ -136,27 +152,108 @@ def ray_module() -> Any:
     return ray
 
 
+def ray_connect(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Any:
+    """Ray, joined to the cluster at ``address`` (``auto``: the one running here), or a :class:`RayError`.
+
+    An address (``HOST:PORT`` of the head, as ``ray start --head`` prints it) is asked first,
+    each step within ``timeout`` seconds, so that nothing listening, something that is not a
+    Ray head, and a refused authentication token each fail at once with their own one-line
+    reason; ``ray.init`` would retry each for 20 s to many minutes and then blame the address.
+    The token is Ray's business: with ``RAY_AUTH_MODE=token`` Ray sends the one it finds, and
+    without it an address gets none, as Ray has it.
+    """
+    ray = ray_module()
+    named = os.environ.get("RAY_ADDRESS") or address  # Ray's rule: the variable wins
+    where = address if named == address else f"{address} (RAY_ADDRESS={named})"
+    if named != "auto":
+        _ask_head(ray, named, where, timeout)
+    try:
+        ray.init(address=address, log_to_driver=False)
+    except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as error:
+        raise RayError(f"--ray {where}: cannot join a Ray cluster ({_first_line(error)}); start one with "
+                       "'ray start --head', and give the address it prints, or auto") from None
+    return ray
+
+
+def _ask_head(ray: Any, address: str, where: str, timeout: float) -> None:
+    """A :class:`RayError` unless a Ray head answers at ``address`` and accepts this process."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise RayError(f"--ray {where}: expected auto or the HOST:PORT of a Ray cluster's head "
+                       "(as 'ray start --head' prints it)")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as connection:
+            connection.settimeout(timeout)
+            connection.sendall(_HTTP2_PREFACE)
+            header = connection.recv(9)
+    except OSError as error:
+        reason = f"silent for {timeout:g} s" if isinstance(error, TimeoutError) else error.strerror or str(error)
+        raise RayError(f"--ray {where}: nothing answers at {host}:{port} ({reason}); start a cluster there with "
+                       f"'ray start --head --port {port}', or give the address 'ray start --head' printed") from None
+    if len(header) < 4 or header[3] != _HTTP2_SETTINGS:
+        raise RayError(f"--ray {where}: {host}:{port} answers, but not as a Ray cluster's head; give the "
+                       "address 'ray start --head' printed")
+    if address.startswith("ray://"):
+        return  # a Ray Client server: ray.init asks it
+    # Ray's own checks, as ray.init makes them, but each once: ray.init retries a refusal for
+    # 20 s and reports it as an unreachable address. Both are Ray's private names: the range
+    # pyproject.toml pins is where tests/test_rollout_ray.py has run them.
+    from ray._private.authentication.authentication_token_setup import ensure_token_if_auth_enabled
+    from ray._raylet import GcsClient
+
+    try:
+        ensure_token_if_auth_enabled(None, create_token_if_missing=False)
+    except ray.exceptions.AuthenticationError:
+        raise RayError(f"--ray {where}: RAY_AUTH_MODE=token, but Ray finds no token: give {_RAY_TOKEN_HELP}") from None
+    try:
+        GcsClient(address=address)
+    except ray.exceptions.AuthenticationError:
+        if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+            raise RayError(f"--ray {where}: the Ray cluster refused the token this process sent "
+                           f"(RAY_AUTH_MODE=token); give {_RAY_TOKEN_HELP}") from None
+        raise RayError(f"--ray {where}: the Ray cluster refused the connection: it requires token "
+                       f"authentication; run with RAY_AUTH_MODE=token and {_RAY_TOKEN_HELP}") from None
+    except ray.exceptions.RayError as error:
+        raise RayError(f"--ray {where}: {host}:{port} answers, but not as a Ray cluster's head "
+                       f"({_first_line(error)}); give the address 'ray start --head' printed") from None
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip() or type(error).__name__).splitlines()[0]
+
+
 def ray_imap(address: str, function: Callable[..., Any], shared: tuple, tasks: Iterable[Any]) -> Iterator[Any]:
     """``function(*shared, task)`` for each task as Ray tasks, yielded in the tasks' order.
 
-    ``shared`` goes to the cluster once (``ray.put``); ``auto`` joins the running cluster (or
-    the instance this process already started with ``ray.init``). Closing the iterator early
-    cancels the tasks still queued. The tasks' order fixes the results, as with
-    :class:`Workers`, so a seeded job gives the same answer on a cluster as on this machine.
+    ``shared`` goes to the cluster once (``ray.put``). Ray already started in this process
+    (``ray.init``) is used as it is; otherwise :func:`ray_connect` joins ``address`` and the
+    connection ends with the iterator, so a long job after it (a net's training) does not
+    depend on the cluster. Closing the iterator early cancels only the tasks still running
+    or queued: cancelling one whose result has come trips a failed check in Ray's core worker
+    that aborts this process, even after its answer was printed. The tasks' order fixes the
+    results, as with :class:`Workers`, so a seeded job gives the same answer on a cluster as
+    on this machine.
     """
     ray = ray_module()
-    if not ray.is_initialized():
-        try:
-            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-        except (ConnectionError, ValueError, RuntimeError) as error:
-            raise RayError(f"--ray {address}: cannot reach a Ray cluster ({error}); start one with "
-                           "'ray start --head', or name its address") from None
-    remote = ray.remote(function)
-    refs = [ray.put(value) for value in shared]
-    futures = [remote.remote(*refs, task) for task in tasks]
+    joined = not ray.is_initialized()
+    if joined:
+        ray_connect(address)
     try:
-        for future in futures:
-            yield ray.get(future)
+        remote = ray.remote(function)
+        refs = [ray.put(value) for value in shared]
+        futures = [remote.remote(*refs, task) for task in tasks]
+        fetched = 0
+        try:
+            for index, future in enumerate(futures):
+                result = ray.get(future)
+                fetched = index + 1
+                yield result
+        finally:
+            if fetched < len(futures):
+                _, pending = ray.wait(futures[fetched:], num_returns=len(futures) - fetched, timeout=0,
+                                      fetch_local=False)
+                for future in pending:
+                    ray.cancel(future)
     finally:
-        for future in futures:
-            ray.cancel(future)
+        if joined:
+            ray.shutdown()

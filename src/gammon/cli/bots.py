@@ -310,7 +310,8 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     ro.add_argument("--data", default=None, help="data set file (default OUTPUT with .rollouts.npz)")
     ro.add_argument("--workers", type=count(1), default=2)
     ro.add_argument("--ray", default=None, metavar="auto|ADDRESS",
-                    help="build the data set on a Ray cluster (auto: the running one); pip install gammon[ray]")
+                    help="build the data set on a Ray cluster: HOST:PORT as 'ray start --head' prints it, or auto "
+                         "(the one running here); RAY_AUTH_MODE=token sends Ray's token; pip install gammon[ray]")
     ro.set_defaults(handler=_train_rollouts)
 
     avg = which.add_parser(

@@ -66,7 +66,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="stop once the standard error of the (cubeful) equity is below TARGET")
     rollout.add_argument("--workers", type=count(1), default=None, metavar="N", help="processes (default: every core)")
     rollout.add_argument("--ray", default=None, metavar="auto|ADDRESS",
-                         help="run the trials as Ray tasks on a cluster (auto: the running one); pip install gammon[ray]")
+                         help="run the trials as Ray tasks on a cluster: HOST:PORT as 'ray start --head' prints "
+                              "it, or auto (the one running here); RAY_AUTH_MODE=token sends Ray's token; "
+                              "pip install gammon[ray]")
     rollout.add_argument("--json", action="store_true",
                          help="one JSON object: trials, probabilities, equity, cubeful_equity, std_error")
     rollout.set_defaults(handler=_rollout)
