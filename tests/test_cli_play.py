@@ -72,7 +72,7 @@ def test_a_whole_match_by_typed_words(monkeypatch, capsys, args: list[str]) -> N
     feed(monkeypatch, ENDLESS)
     assert main(["play", "--words", "--bot", "random", *args]) == 0
     out = capsys.readouterr().out
-    assert "Opening roll:" in out and " the match " in out and "Traceback" not in out
+    assert "Game 1 opening roll:" in out and "-point match " in out and "Traceback" not in out
 
 
 def test_the_same_seed_plays_the_same_game(monkeypatch, capsys) -> None:
@@ -134,7 +134,7 @@ def test_every_sentence_is_yours_and_the_bots_plays_are_in_your_numbering(monkey
     for line in your_plays:
         for source, target in re.findall(r"(bar|\d+)/(off|\d+)", line):
             assert target == "off" or source == "bar" or int(source) > int(target), line
-    assert "(forced)" in out or "cannot move" in out
+    assert "(made for you)" in out or "cannot move" in out
 
 
 def test_numbering_on_request_tells_the_bots_plays_in_its_own() -> None:
@@ -254,7 +254,7 @@ def test_a_whole_match_by_keys_only_in_a_pseudo_terminal(tmp_path) -> None:
     finally:
         child.close()
     log = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", (tmp_path / "terminal.log").read_text())
-    assert re.search(r"(You win|The random bot wins) the match \d+-\d+\.", log)
+    assert re.search(r"(You win|The random bot wins) the \d+-point match \d+-\d+\.", log)
     assert "Picked up a checker from" in log and "Traceback" not in log and "Not possible" not in log
 
 
@@ -289,7 +289,7 @@ def test_online_against_a_bot_and_against_a_person(tmp_path) -> None:
         # alice against a bot of the server, the match challenged from the terminal
         code, out = TerminalProcess(server, "alice", tmp_path, "--challenge", "bot:random", "--match", "1").finish()
         assert code == 0, out
-        assert "Logged in" in out and "Opening roll:" in out and " the match " in out, out
+        assert "Logged in" in out and "Game 1 opening roll:" in out and "-point match " in out, out
         matches = http.get("/api/matches", params={"user": "alice", "status": "finished"}).json()
         assert len(matches) == 1 and matches[0]["winner"] in ("alice", "bot:random")
         # alice challenges bob; bob accepts from his terminal; both play to the end
@@ -308,8 +308,8 @@ def test_online_against_a_bot_and_against_a_person(tmp_path) -> None:
         assert code_alice == 0 and code_bob == 0, (out_alice[-2000:], out_bob[-2000:])
         final = http.get(f"/api/matches/{match_id}").json()
         assert final["status"] == "finished"
-        winner_line = "You win the match" if final["winner"] == "alice" else "Bob wins the match"
+        winner_line = "You win the 1-point match" if final["winner"] == "alice" else "bob wins the 1-point match"
         assert winner_line in out_alice, out_alice
-        # each saw the other's plays, told in their own terms
-        assert "Bob plays " in out_alice or "Bob cannot move." in out_alice
-        assert "Alice plays " in out_bob or "Alice cannot move." in out_bob
+        # each saw the other's plays, told in their own terms and names as they spell them
+        assert "bob plays " in out_alice or "bob cannot move." in out_alice
+        assert "alice plays " in out_bob or "alice cannot move." in out_bob

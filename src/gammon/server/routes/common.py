@@ -41,7 +41,9 @@ def token_of(request: Any) -> tuple[str | None, bool]:
 
 
 def host_url(request: Any) -> str:
-    return f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+    """This site's own origin as a browser names it (a WebSocket's ws:// is the page's http://)."""
+    scheme = {"ws": "http", "wss": "https"}.get(request.url.scheme, request.url.scheme)
+    return f"{scheme}://{request.headers.get('host', request.url.netloc)}"
 
 
 async def account(request: Request) -> Account:

@@ -135,7 +135,9 @@ async function lobbyPage() {
     const options = {};
     for (const key of ["hints", "cube_hints", "verbose"]) options[key] = $(`#opt-${key}`).checked;
     try {
-      const match = await api("/api/matches", { method: "POST", body: JSON.stringify({ opponent: $("#opponent").value.trim(), length: Number($("#length").value), options }) });
+      // the server commits to its dice seed before this page chooses its own: neither can pick the dice
+      const { token } = await api("/api/commitments", { method: "POST" });
+      const match = await api("/api/matches", { method: "POST", body: JSON.stringify({ opponent: $("#opponent").value.trim(), length: Number($("#length").value), options, seed: ownSeed(), commitment: token }) });
       location.hash = `#/match/${match.id}`;
     } catch (failure) { error.textContent = failure.message; }
   });
@@ -157,7 +159,7 @@ async function lobbyLists(section) {
     : el("p", { text: empty });
   const invitations = mine.filter((m) => m.status === "invited");
   const answer = (m) => m.players.black === app.me.name ? [" ",
-    el("button", { type: "button", text: `Accept match ${m.id}`, onclick: async () => { await api(`/api/matches/${m.id}/accept`, { method: "POST" }); location.hash = `#/match/${m.id}`; } }),
+    el("button", { type: "button", text: `Accept match ${m.id}`, onclick: async () => { await api(`/api/matches/${m.id}/accept`, { method: "POST", body: JSON.stringify({ seed: ownSeed() }) }); location.hash = `#/match/${m.id}`; } }),
     el("button", { type: "button", text: `Decline match ${m.id}`, onclick: async () => { await api(`/api/matches/${m.id}/decline`, { method: "POST" }); route(); } })] : null;
   section.replaceChildren(el("h2", { id: "mine-heading", text: "Your matches" }),
     list(mine.filter((m) => m.status !== "invited"), "No matches yet: challenge someone."),
@@ -216,7 +218,9 @@ function myTurn() { return app.match && app.match.status === "playing" && app.ma
 
 async function gamePage(id) {
   app.matchId = id; app.pending = []; app.selected = null; app.lastSeq = -1; app.told = new Set(); app.stopped = false; app.board = null;
-  app.match = await api(`/api/matches/${id}`);
+  app.history = [];
+  app.match = await api(`/api/matches/${id}?history=all`);
+  learn(app.match.history);
   app.view = myColor() || "white";
   if (app.match.status === "finished") { location.hash = `#/replay/${id}`; return; }
   title(`Match ${id}: ${app.match.players.white} (white) against ${app.match.players.black} (black)`);
@@ -247,7 +251,7 @@ async function gamePage(id) {
   $("#grid").addEventListener("keydown", onKey);
   document.addEventListener("keydown", onPageKey);
   buildGrid();
-  for (const event of app.match.history) { app.told.add(event.seq); app.lastSeq = Math.max(app.lastSeq, event.seq); }
+  for (const event of app.history) app.told.add(event.seq);
   announce(myColor() ? `Match ${id} against ${app.match.players[other(myColor())]}. You play ${myColor()}; your checkers move from 24 down to 1.`
     : `You are watching match ${id}.`);
   await refresh();
@@ -269,7 +273,7 @@ function connect() {
   ws.onmessage = async (message) => {
     const event = JSON.parse(message.data);
     if (event.seq === undefined) return;
-    app.lastSeq = Math.max(app.lastSeq, event.seq);
+    learn([event]);
     if (!app.told.has(event.seq)) {
       app.told.add(event.seq);
       const sentence = describe(event);
@@ -550,6 +554,7 @@ async function send(body) {
   app.sending = true;
   try {
     app.match = await api(`/api/matches/${app.matchId}/actions`, { method: "POST", body: JSON.stringify({ ...body, version: app.match.version }) });
+    learn(app.match.events);
     app.pending = []; app.selected = null;
     await loadBoard([]);
   } catch (error) {
@@ -627,52 +632,33 @@ async function hint(kind) {
 }
 
 // -- one sentence an event, in the reader's terms and numbering -----------------------------------
-function inMyNumbering(text, mover) {
-  const mine = myColor() || "white";
-  if (mover === mine) return text;
-  return text.replace(/\b(\d{1,2})\b(?!\))/g, (whole, number) => String(25 - Number(number)));
+function ownSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function learn(events) {
+  for (const event of events || []) {
+    if (app.history.some((known) => known.seq === event.seq)) continue;
+    app.history.push(event);
+    app.lastSeq = Math.max(app.lastSeq, event.seq);
+  }
+  app.history.sort((a, b) => a.seq - b.seq);
 }
 
 function describe(event) {
-  const data = event.data || {};
-  const who = event.color ? (event.color === myColor() ? "You" : app.match.players[event.color]) : "";
+  // The server tells every event for whoever asks (you, in your numbering): the page says what it says.
   const c = event.color;
-  switch (event.kind) {
-    case "opening": return `Game ${event.game}: ${nameOf("white")} ${verb("white", "roll")} ${data.white_die}, ${nameOf("black")} ${verb("black", "roll")} ${data.black_die}; ${nameOf(c)} ${verb(c, "play")} first with ${data.dice[0]}-${data.dice[1]}.`;
-    case "roll": return `${who} ${verb(c, "roll")} ${data.dice[0]}-${data.dice[1]}.`;
-    case "play": {
-      if (!data.play) return `${who} cannot move.`;
-      const extra = [];
-      if (data.hits) extra.push(data.hits === 1 ? "hitting a checker" : `hitting ${data.hits} checkers`);
-      if (data.borne_off) extra.push(data.borne_off === 1 ? "bearing off a checker" : `bearing off ${data.borne_off} checkers`);
-      const pips = app.match.options.verbose && event.description.includes("; pips") ? `; ${event.description.split("; ")[1].replace(/\.$/, "")}` : "";
-      return `${who} ${verb(c, "play")} ${inMyNumbering(data.play, c)}${extra.length ? `, ${extra.join(" and ")}` : ""}${pips}.`;
-    }
-    case "double": return `${who} ${verb(c, "double")} to ${data.cube}.` + (c !== myColor() && myColor() ? " Y takes, N drops." : "");
-    case "take": return `${who} ${verb(c, "take")}: the cube is at ${data.cube}.`;
-    case "beaver": return `${who} ${verb(c, "beaver")}: the cube is at ${data.cube}.`;
-    case "drop": return `${who} ${verb(c, "drop")} the double.`;
-    case "resign": return `${who} ${verb(c, "offer")} to resign ${KIND_WORDS[data.value]}.` + (c !== myColor() && myColor() ? " Y accepts, N rejects." : "");
-    case "accept": return `${who} ${verb(c, "accept")} the resignation.`;
-    case "reject": return `${who} ${verb(c, "reject")} the resignation: play goes on.`;
-    case "game_over": {
-      const kind = { 1: "single game", 2: "gammon", 3: "backgammon" }[data.win_kind] || "game";
-      const how = data.ended === "dropped" ? "double dropped" : data.ended === "resigned" ? `${kind}, resigned` : kind;
-      const you = myColor() || "white";
-      return `${who} ${verb(c, "win")} game ${event.game} and ${data.points} point${data.points === 1 ? "" : "s"} (${how}). Score: ${nameOf(you)} ${data.score[you]}, ${nameOf(other(you))} ${data.score[other(you)]}.`;
-    }
-    case "match_over": {
-      const high = Math.max(data.score.white, data.score.black), low = Math.min(data.score.white, data.score.black);
-      return `${who} ${verb(c, "win")} the match ${high}-${low}.`;
-    }
-    case "new_game": return `Game ${event.game} begins.`;
-    default: return event.description;
-  }
+  const prompt = c && myColor() && c !== myColor();
+  if (event.kind === "double") return event.description + (prompt ? " Y takes, N drops." : "");
+  if (event.kind === "resign") return event.description + (prompt ? " Y accepts, N rejects." : "");
+  return event.description;
 }
 
 // -- replay of a finished match ------------------------------------------------------------------
 async function replayPage(id) {
-  const match = await api(`/api/matches/${id}`);
+  const match = await api(`/api/matches/${id}?history=all`);
   app.match = match; app.matchId = id;
   title(`Replay of match ${id}: ${match.players.white} against ${match.players.black}`);
   const events = match.history;
