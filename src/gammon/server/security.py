@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .errors import Forbidden
+from .settings import Limits
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -35,6 +36,9 @@ HEADERS = [
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
 HSTS = (b"strict-transport-security", b"max-age=31536000")
+_REFUSAL = b'{"detail": "too many connections from your address: close some and try again"}'
+TOO_MANY_CONNECTIONS = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 5\r\n"
+                        b"connection: close\r\ncontent-length: " + str(len(_REFUSAL)).encode() + b"\r\n\r\n" + _REFUSAL)
 
 
 class Guard:
@@ -110,6 +114,12 @@ class GuardedHTTP(HttpToolsProtocol):
     per_address = int(os.environ.get("GAMMON_LIMIT_CONNECTIONS", "256"))
     open_by_address: Counter[str] = Counter()
 
+    @classmethod
+    def configure(cls, limits: Limits) -> None:
+        """Take the limits of these settings (a worker process reads the same from its environment)."""
+        cls.header_timeout, cls.body_timeout = limits.header_timeout, limits.body_timeout
+        cls.per_address = limits.connections_per_address
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._deadline: asyncio.TimerHandle | None = None
@@ -117,6 +127,7 @@ class GuardedHTTP(HttpToolsProtocol):
         self._counted = True
         GuardedHTTP.open_by_address[self._address] += 1
         if GuardedHTTP.open_by_address[self._address] > self.per_address:
+            transport.write(TOO_MANY_CONNECTIONS)  # an answer, not a silent close
             transport.close()
             return
         self._arm(self.header_timeout)
