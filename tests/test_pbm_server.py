@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import signal
 import smtplib
 import socket
 import threading
@@ -476,16 +477,25 @@ def test_mail_off_stops_turn_mails_but_not_answers(mail_server) -> None:
                 .group(1))
     http.post("/pbm", content=f"accept {board} bob {PASSWORDS['bob']}")
     rng = random.Random(5)
+    acted = []
     for _ in range(6):  # six plays through the HTTP door: turns pass both ways
         state = http.get(f"/api/matches/{board}").json()
         if "play" not in state["actions"]:
             break
         name = state["players"][state["to_act"]]
+        acted.append(name)
         legal = http.post("/pbm", content=f"move {board} {name} {PASSWORDS[name]} ?").text
         move = rng.choice(_legal_moves(legal.rstrip(".\n")))
         assert http.post("/pbm", content=f"move {board} {name} {PASSWORDS[name]} {move}").status_code == 200
+    assert acted.count("alice") >= 2 and acted.count("bob") >= 2, acted  # the turn came to bob after a play
     _wait(lambda: any("your turn" in str(m["subject"]) for m in sink.to("alice@example.org")), "alice's turn mail")
-    assert not any("your turn" in str(m["subject"]) for m in sink.to("bob@example.org"))
     # an answer to a command bob sends by mail still reaches him
     _send(mail_server, f"board {board} bob", "", "bob@example.org")
     _wait(lambda: any("is ohs" in _body(m) for m in sink.to("bob@example.org")), "bob's answer")
+    # No turn mail for bob, checked once none can still come: every turn change above was handed
+    # to the server's mail threads before bob's mail was (one queue, taken in order), and a
+    # graceful stop waits for those threads to finish.
+    mail_server.stop()
+    # uvicorn shuts down in full, then ends by the signal it caught; a kill -9 (no graceful stop in 30 s) fails
+    assert mail_server.process.returncode == -signal.SIGTERM, "gammon serve did not stop gracefully"
+    assert not any("your turn" in str(m["subject"]) for m in sink.to("bob@example.org"))

@@ -251,10 +251,10 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event 1 of')")
     assert "Seed: " in page.inner_text("main") and "record.mat" in page.inner_html("main")
     no_violations(page, axe_source, "replay")
-    for where in ("#/top", "#/user/alice"):
+    # each page checked once it is whole: its last part drawn (the week's list, the rating history)
+    for where, last in (("#/top", "h2:text-is('Last 7 days')"), ("#/user/alice", "h2:text-is('Rating history')")):
         page.goto(server.url + "/" + where)
-        page.wait_for_selector("h1")
-        page.wait_for_timeout(300)
+        page.wait_for_selector(f"#main {last}")
         no_violations(page, axe_source, where)
     context.close()
 
