@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import random
-import socket
+import re
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -72,36 +74,77 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
             yield url
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+#: What ``gammon serve`` prints on start, one line a listener, with the port it took.
+STARTUP_LINES = {"port": re.compile(r"^gammon serve: http://\S+:(\d+)/"),
+                 "pbm_port": re.compile(r"^gammon serve: play by mail on \S+:(\d+) "),
+                 "smtp_port": re.compile(r"^gammon serve: play by e-mail on SMTP \S+:(\d+),")}
 
 
 class ServerProcess:
-    """``gammon serve`` as a user starts it, on a free port; :meth:`kill` is ``kill -9``."""
+    """``gammon serve`` as a user starts it; :meth:`kill` is ``kill -9``.
 
-    def __init__(self, db_url: str, *extra: str, log: Path | None = None) -> None:
-        self.db_url, self.extra = db_url, extra
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
+    The server binds port 0 and says which port it took (and the play-by-mail line port's with
+    ``pbm``, the SMTP listener's with ``smtp``): no port is chosen here and freed before the
+    server binds it. A restart takes the same ports again, so clients keep their address.
+    """
+
+    def __init__(self, db_url: str, *extra: str, log: Path | None = None, pbm: bool = False,
+                 smtp: bool = False) -> None:
+        self.db_url, self.extra, self.log = db_url, extra, log
+        self.ports: dict[str, int | None] = {"port": None, "pbm_port": None, "smtp_port": None}
+        self.wanted = ["port"] + ["pbm_port"] * pbm + ["smtp_port"] * smtp
         self.process: subprocess.Popen | None = None
 
+    @property
+    def port(self) -> int:
+        assert self.ports["port"] is not None, "the server has not started"
+        return self.ports["port"]
+
+    @property
+    def pbm_port(self) -> int:
+        assert self.ports["pbm_port"] is not None, "the server has no line port (pbm=True)"
+        return self.ports["pbm_port"]
+
+    @property
+    def smtp_port(self) -> int:
+        assert self.ports["smtp_port"] is not None, "the server has no SMTP listener (smtp=True)"
+        return self.ports["smtp_port"]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self, timeout: float = 180.0) -> ServerProcess:
-        out = open(self.log, "ab") if self.log else subprocess.DEVNULL
-        self.process = subprocess.Popen([*GAMMON, "serve", "--db", self.db_url, "--port", str(self.port),
-                                         "--bot-workers", "1", *self.extra], stdout=out, stderr=out)
+        flags = {"port": "--port", "pbm_port": "--pbm-port", "smtp_port": "--smtp-port"}
+        ports = [word for key in self.wanted for word in (flags[key], str(self.ports[key] or 0))]
+        log = open(self.log, "ab") if self.log else subprocess.DEVNULL
+        self.process = subprocess.Popen([*GAMMON, "serve", "--db", self.db_url, *ports, "--bot-workers", "1",
+                                         *self.extra], stdout=subprocess.PIPE, stderr=log)
+        told: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=_copy_lines, args=(self.process.stdout, told, log), daemon=True).start()
         deadline = time.monotonic() + timeout
+        missing = set(self.wanted)
+        while missing:
+            try:
+                line = told.get(timeout=max(0.0, deadline - time.monotonic())).decode("utf-8", "replace")
+            except queue.Empty:
+                raise AssertionError(f"gammon serve did not tell its ports within {timeout} s") from None
+            if not line:
+                raise AssertionError(f"gammon serve exited with {self.process.wait(30)} before telling its ports")
+            for key in list(missing):
+                found = STARTUP_LINES[key].match(line)
+                if found:
+                    self.ports[key] = int(found.group(1))
+                    missing.discard(key)
+        # The ports listen from here on; the first answer comes once the server has started.
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise AssertionError(f"gammon serve exited with {self.process.returncode}")
             try:
-                if httpx.get(f"{self.url}/api/health", timeout=5).status_code == 200:
+                if httpx.get(f"{self.url}/api/health", timeout=max(1.0, deadline - time.monotonic())).status_code == 200:
                     return self
             except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
+                time.sleep(0.1)  # refused or reset: the process is about to exit, or to be up
         raise AssertionError(f"gammon serve did not answer within {timeout} s")
 
     def kill(self) -> None:
@@ -123,6 +166,15 @@ class ServerProcess:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+
+def _copy_lines(stream: Any, told: queue.Queue[bytes], log: Any) -> None:
+    """Hand each line the server prints to ``told`` (b"" at its end) and keep it in ``log``."""
+    for line in stream:
+        told.put(line)
+        if log is not subprocess.DEVNULL:
+            log.write(line)
+            log.flush()
+    told.put(b"")
 
 class Client:
     """One person's view of the API: registers, logs in, and acts with their token."""

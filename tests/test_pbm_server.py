@@ -6,6 +6,7 @@ change to a match, and answers by mail go only to registered addresses.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import signal
@@ -18,7 +19,7 @@ from email import message_from_bytes, policy
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,7 @@ from gammon.server.pbm.board_text import draw
 from gammon.server.pbm.language import CommandError, masked, parse
 from gammon.server.pbm.mail import commands_of
 from gammon.state import GameState
-from server_support import Client, ServerProcess, database, free_port, play_out
+from server_support import Client, ServerProcess, database, play_out
 
 # The seed's initial board (../shared/seeds/002), trailing blanks dropped.
 SEED_BOARD = """\
@@ -174,9 +175,7 @@ class LinePort:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def line_server(request, tmp_path):
     with database(request.param, tmp_path) as url:
-        port = free_port()
-        with ServerProcess(url, "--pbm-port", str(port), log=tmp_path / "server.log") as server:
-            server.pbm_port = port
+        with ServerProcess(url, log=tmp_path / "server.log", pbm=True) as server:
             yield server
 
 
@@ -368,16 +367,35 @@ class Sink:
         raise AssertionError(f"{address} got {len(self.to(address))} mails, not {count}")
 
 
+class Relay:
+    """The relay the server sends through: an SMTP listener on a port it binds itself (port 0),
+    its own event loop in a thread, every message kept in ``sink``."""
+
+    def __init__(self, sink: Sink) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.loop = asyncio.new_event_loop()
+        self.server = self.loop.run_until_complete(
+            self.loop.create_server(lambda: SMTP(sink, hostname="relay"), sock=self.sock))
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(30)
+        self.server.close()
+        self.loop.run_until_complete(self.server.wait_closed())
+        self.loop.close()
+
+
 @pytest.fixture
 def mail_server(tmp_path):
     sink = Sink()
-    relay = Controller(sink, hostname="127.0.0.1", port=free_port())
-    relay.start()
-    smtp_port = free_port()
+    relay = Relay(sink)
     try:
-        with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--smtp-port", str(smtp_port), "--smtp-relay",
-                           f"127.0.0.1:{relay.port}", "--mail-from", "gammon@test", log=tmp_path / "server.log") as server:
-            server.smtp_port, server.sink = smtp_port, sink
+        with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--smtp-relay", f"127.0.0.1:{relay.port}",
+                           "--mail-from", "gammon@test", log=tmp_path / "server.log", smtp=True) as server:
+            server.sink = sink
             yield server
     finally:
         relay.stop()

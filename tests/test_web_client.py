@@ -64,7 +64,9 @@ def axe_source() -> str:
 
 @pytest.fixture
 def server(tmp_path):
-    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log") as process:
+    # Hints come from pubeval (at once), not the default 2-ply net: the page's hint panel is tested, not the hints.
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--hint-player", "pubeval",
+                       log=tmp_path / "server.log") as process:
         yield process
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 import sys
 import urllib.error
 import urllib.request
@@ -28,7 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     serve.add_argument("--db", metavar="URL", help="database URL (default: SQLite in the user data folder)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="port (default 8000; 0: any free port, the one taken is printed on start)")
     serve.add_argument("--redis", metavar="URL", help="Redis for events between servers, e.g. redis://127.0.0.1:6379")
     serve.add_argument("--bot", action="append", default=[], metavar="PLAYER",
                        help="offer an external engine as a bot too (gnubg:0, ubgi:CMD); repeatable")
@@ -36,9 +38,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="who answers hints and cube hints where a match allows them (default nn:2)")
     serve.add_argument("--bot-workers", type=int, metavar="N", help="processes thinking for bots (default: cores, at most 2)")
     serve.add_argument("--pbm-port", type=int, metavar="N",
-                       help="also take play-by-mail commands on a line port: one a line, answers end with '.'")
+                       help="also take play-by-mail commands on a line port: one a line, answers end with '.' "
+                       "(0: any free port)")
     serve.add_argument("--smtp-port", type=int, metavar="N",
-                       help="also take play-by-mail commands by e-mail on an SMTP port (needs --smtp-relay)")
+                       help="also take play-by-mail commands by e-mail on an SMTP port (needs --smtp-relay; "
+                       "0: any free port)")
     serve.add_argument("--smtp-relay", metavar="HOST:PORT",
                        help="send answers and turn mails through this SMTP relay (only to registered addresses)")
     serve.add_argument("--mail-from", default="gammon@localhost", metavar="ADDRESS",
@@ -62,15 +66,15 @@ def _serve(args: argparse.Namespace) -> int:
     from ..server.app import ServerConfig, create_app
     from ..server.database import migrate, open_engine
 
-    if not 0 < args.port < 65536:
-        print(f"gammon serve: --port: expected 1-65535, got {args.port}", file=sys.stderr)
+    if not 0 <= args.port < 65536:
+        print(f"gammon serve: --port: expected 0-65535 (0: any free port), got {args.port}", file=sys.stderr)
         return 2
     if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
         print(f"gammon serve: --bot-workers: expected 1-64, got {args.bot_workers}", file=sys.stderr)
         return 2
     for flag, port in (("--pbm-port", args.pbm_port), ("--smtp-port", args.smtp_port)):
-        if port is not None and not 0 < port < 65536:
-            print(f"gammon serve: {flag}: expected 1-65535, got {port}", file=sys.stderr)
+        if port is not None and not 0 <= port < 65536:
+            print(f"gammon serve: {flag}: expected 0-65535 (0: any free port), got {port}", file=sys.stderr)
             return 2
     if args.smtp_port is not None and not args.smtp_relay:
         print("gammon serve: --smtp-port needs --smtp-relay HOST:PORT: answers are sent through a relay", file=sys.stderr)
@@ -100,23 +104,53 @@ def _serve(args: argparse.Namespace) -> int:
         return 0
     import uvicorn
 
+    # Every port is bound here, before anything is printed, so that the lines below tell the
+    # ports really taken (port 0 gives a free one) and a client that reads them never races
+    # another program for a port: connections wait in the listen queue until the server is up.
+    try:
+        sockets = {flag: _listen(args.host, port) for flag, port in
+                   (("--port", args.port), ("--pbm-port", args.pbm_port), ("--smtp-port", args.smtp_port))
+                   if port is not None}
+    except OSError as error:
+        print(f"gammon serve: cannot listen on {args.host}: {error}", file=sys.stderr)
+        return 1
+    ports = {flag: sock.getsockname()[1] for flag, sock in sockets.items()}
     config = ServerConfig(db_url=args.db, redis_url=args.redis, bot_workers=args.bot_workers, external_bots=external,
-                          migrate=False, listen_host=args.host, pbm_port=args.pbm_port, smtp_port=args.smtp_port,
-                          smtp_relay=args.smtp_relay, mail_from=args.mail_from)
+                          migrate=False, listen_host=args.host, pbm_socket=sockets.get("--pbm-port"),
+                          smtp_socket=sockets.get("--smtp-port"), smtp_relay=args.smtp_relay, mail_from=args.mail_from)
     if hint_player is not None:
         config.hint_player = hint_player
-    print(f"gammon serve: http://{args.host}:{args.port}/ (database {engine.url.render_as_string(hide_password=True)})",
-          flush=True)
-    if args.pbm_port:
-        print(f"gammon serve: play by mail on {args.host}:{args.pbm_port} (one command a line)", flush=True)
-    if args.smtp_port:
-        print(f"gammon serve: play by e-mail on SMTP {args.host}:{args.smtp_port}, answers through {args.smtp_relay}",
-              flush=True)
+    print(f"gammon serve: http://{args.host}:{ports['--port']}/ "
+          f"(database {engine.url.render_as_string(hide_password=True)})", flush=True)
+    if "--pbm-port" in ports:
+        print(f"gammon serve: play by mail on {args.host}:{ports['--pbm-port']} (one command a line)", flush=True)
+    if "--smtp-port" in ports:
+        print(f"gammon serve: play by e-mail on SMTP {args.host}:{ports['--smtp-port']}, "
+              f"answers through {args.smtp_relay}", flush=True)
+    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning"))
     try:
-        uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+        server.run(sockets=[sockets["--port"]])
     except SystemExit as exit_:
         return int(exit_.code or 1)
+    finally:
+        for sock in sockets.values():
+            sock.close()
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening (port 0: one the system picks)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def _read(args: argparse.Namespace) -> dict[str, Any]:

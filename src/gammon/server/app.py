@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import pathlib
+import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -101,6 +102,10 @@ class ServerConfig:
     listen_host: str = "127.0.0.1"  #: the address the play-by-mail line port and SMTP listener bind
     pbm_port: int | None = None  #: the play-by-mail line port (docs/pbm.md)
     smtp_port: int | None = None  #: the SMTP listener taking commands by mail (needs ``smtp_relay``)
+    #: Listening sockets already bound (``gammon serve`` binds them first, so that it can tell
+    #: the ports that port 0 gave): used instead of ``pbm_port`` and ``smtp_port``.
+    pbm_socket: socket.socket | None = None
+    smtp_socket: socket.socket | None = None
     smtp_relay: str | None = None  #: ``host:port`` that answers and turn mails are sent through
     mail_from: str = "gammon@localhost"  #: the From of the server's mails
 
@@ -299,12 +304,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         relay = Relay.parse(config.smtp_relay, config.mail_from) if config.smtp_relay else None
         if relay is not None:
             server.turn_mailer = TurnMailer(server, relay)
-        if config.pbm_port is not None:
-            server.listeners.append(await serve_lines(server, config.listen_host, config.pbm_port))
-        if config.smtp_port is not None:
+        if config.pbm_port is not None or config.pbm_socket is not None:
+            server.listeners.append(await serve_lines(server, config.listen_host, config.pbm_port, config.pbm_socket))
+        if config.smtp_port is not None or config.smtp_socket is not None:
             if relay is None:
                 raise ServerConfigError("--smtp-port needs --smtp-relay HOST:PORT: answers are sent through a relay")
-            server.listeners.append(await serve_mail(server, relay, config.listen_host, config.smtp_port))
+            server.listeners.append(await serve_mail(server, relay, config.listen_host, config.smtp_port,
+                                                     config.smtp_socket))
         try:
             yield
         finally:

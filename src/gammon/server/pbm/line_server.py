@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 
 from .executor import Answer, Host, run
 from .language import MAX_LINE
@@ -44,8 +45,8 @@ async def _read_line(reader: asyncio.StreamReader) -> bytes | object | None:
                 return _TOO_LONG
 
 
-async def serve_lines(host: Host, address: str, port: int) -> asyncio.Server:
-    """Listen on ``address:port``; each connection's commands run one after another."""
+async def serve_lines(host: Host, address: str, port: int | None, sock: socket.socket | None = None) -> asyncio.Server:
+    """Listen on ``address:port`` (or the bound ``sock``); each connection's commands run one after another."""
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -75,4 +76,6 @@ async def serve_lines(host: Host, address: str, port: int) -> asyncio.Server:
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
+    if sock is not None:
+        return await asyncio.start_server(connection, sock=sock, limit=4 * MAX_LINE)
     return await asyncio.start_server(connection, address, port, limit=4 * MAX_LINE)

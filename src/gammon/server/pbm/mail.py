@@ -13,6 +13,7 @@ import asyncio
 import email.policy
 import logging
 import smtplib
+import socket
 import threading
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -151,8 +152,9 @@ class TurnMailer:
             self.relay.send(address, subject, text + footer)
 
 
-async def serve_mail(host: Host, relay: Relay, address: str, port: int) -> asyncio.Server:
-    """The SMTP listener on ``address:port``, on the running event loop."""
+async def serve_mail(host: Host, relay: Relay, address: str, port: int | None,
+                     sock: socket.socket | None = None) -> asyncio.Server:
+    """The SMTP listener on ``address:port`` (or the bound ``sock``), on the running event loop."""
     handler = CommandMail(host, relay)
     loop = asyncio.get_running_loop()
 
@@ -160,5 +162,7 @@ async def serve_mail(host: Host, relay: Relay, address: str, port: int) -> async
         return SMTP(handler, data_size_limit=MAX_MAIL, enable_SMTPUTF8=True, decode_data=False,
                     hostname="gammon", ident="gammon play by mail")
 
+    if sock is not None:
+        return await loop.create_server(protocol, sock=sock)
     return await loop.create_server(protocol, address, port)
 
