@@ -67,6 +67,14 @@ def test_a_player_who_plays_the_analysts_choice_makes_no_error() -> None:
     assert result.players[match.winner].result == 0.5  # type: ignore[index]
 
 
+def test_the_same_analysis_on_one_or_two_workers() -> None:
+    """Every decision's figures, the summaries and the course: equal, not close, on two processes."""
+    two = analyse(MatchRecord.read(str(RECORDS / "match3.sgf")), ANALYST, workers=2)
+    one = analysed("match3.sgf")
+    assert two.as_json() == one.as_json()
+    assert two.decisions == one.decisions and two.players == one.players and two.course == one.course
+
+
 @pytest.mark.parametrize("name", ["match3.sgf", "match5.mat", "money.sgf"])
 def test_errors_are_never_negative_and_totals_add_up(name: str) -> None:
     result = analysed(name)

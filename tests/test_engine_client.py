@@ -240,22 +240,52 @@ def test_duels_through_ubgi_match_the_same_player_in_process() -> None:
     assert cubeful.games == 2 and cubeful.cubes is not None
 
 
-def test_a_late_answer_does_not_answer_the_next_question() -> None:
-    # The first go is answered after 1.5 s, too late; the next question must get its own answer.
-    slow_once = script('''
+def until(condition, what: str) -> None:  # noqa: ANN001
+    """Wait for ``condition()`` (a state to reach, not a time to pass); fail after the hang guard."""
+    deadline = time.monotonic() + HANG_GUARD
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} within {HANG_GUARD} s"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("arrives", ["before the next question", "after the next question"])
+def test_a_late_answer_does_not_answer_the_next_question(tmp_path: Path, arrives: str) -> None:
+    # The first go is never answered in time: its answer waits for the test to release it, so
+    # the timeout cannot be missed, however loaded the machine. The late answer then comes
+    # either before the next question is sent (the test waits until the engine has written it)
+    # or only once the engine reads the next question's first line.
+    release, said = tmp_path / "release", tmp_path / "said"
+    held = script(f'''
             elif word == "go":
-                import time
-                if not globals().get("answered"):
-                    time.sleep(1.5)
-                    globals()["answered"] = True
-                    say("bestmove 13/11 6/5")
+                import os, threading, time
+                if not globals().get("asked"):
+                    globals()["asked"] = True
+                    def late():
+                        while not os.path.exists({str(release)!r}):
+                            time.sleep(0.01)
+                        say("bestmove 13/11 6/5")
+                        open({str(said)!r}, "w").close()
+                    threading.Thread(target=late, daemon=True).start()
                 else:
                     say("bestmove 8/5 6/5")
+    ''') if arrives == "before the next question" else script('''
+            elif word == "go":
+                if not globals().get("asked"):
+                    globals()["asked"] = True
+                else:
+                    say("bestmove 8/5 6/5")
+            if globals().get("asked") == True and word == "position":
+                globals()["asked"] = "answered"
+                say("bestmove 13/11 6/5")  # the late answer, ahead of whatever the next line asks
     ''')
-    with SimpleEngine.popen_ubgi(slow_once, timeout=0.5) as engine:
+    with SimpleEngine.popen_ubgi(held, timeout=HANG_GUARD) as engine:
+        engine.timeout = 0.2  # the first go waits for the test, so any timeout expires
         with pytest.raises(EngineTimeoutError, match="did not answer in time"):
             engine.play(Position(), (2, 1))
-        time.sleep(1.2)  # the late bestmove arrives meanwhile
+        engine.timeout = HANG_GUARD
+        if arrives == "before the next question":
+            release.touch()
+            until(said.exists, "late answer")
         assert engine.play(Position(), (3, 1)).play.ubgi() == "8/5 6/5"
 
 

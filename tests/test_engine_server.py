@@ -11,6 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -172,29 +173,43 @@ def test_deterministic_noise_repeats() -> None:
     assert len(set(first)) == 1
 
 
-def test_stop_answers_with_the_best_so_far() -> None:
-    process = subprocess.Popen([sys.executable, "-m", "gammon", "engine", "--player", "nn", "--ply", "3"],
+@pytest.mark.parametrize(("engine", "go", "stop_after"), [
+    # a million trials of every candidate would take hours: only stop brings the answer in time
+    (["--player", "pubeval"], "go trials 1000000", "depth 0"),
+    # a 3-ply search of a position whose two candidates survive to 3 ply, stopped during it
+    (["--player", "nn", "--ply", "3"], "go", "depth 2"),
+], ids=["rollouts", "depth"])
+def test_stop_ends_the_search_and_answers_the_best_so_far(engine: list[str], go: str, stop_after: str) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "gammon", "engine", *engine],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
 
     def next_line() -> str:
-        return lines.get(timeout=HANG_GUARD).strip()  # queue.Empty: the engine hung
+        return lines.get(timeout=HANG_GUARD).strip()  # queue.Empty: the engine did not stop
 
     try:
         assert process.stdin and process.stdout
-        process.stdin.write("isready\n")
+        process.stdin.write(f"isready\nposition gnubgid J+UtQBCJzw9AQA\ndice 3 1\n{go}\n")
         assert next_line() == "readyok"
-        # A position whose 3-ply search takes seconds (two candidates survive to 3 ply).
-        process.stdin.write("position gnubgid J+UtQBCJzw9AQA\ndice 3 1\ngo\n")
-        line = next_line()
-        while "depth 2" not in line:
-            line = next_line()
+        infos = [next_line()]
+        while stop_after not in infos[-1]:
+            infos.append(next_line())
         process.stdin.write("stop\n")
+        line = next_line()
+        while not line.startswith("bestmove"):
+            assert line.startswith("info "), line
+            infos.append(line)
+            line = next_line()
+        assert line == "bestmove " + infos[-1].split(" pv ")[1]  # the last reported best, not a guess
+        Position("J+UtQBCJzw9AQA").legal_plays(3, 1).parse_ubgi(line.split(maxsplit=1)[1])
+        # The search has ended, not only been answered: a go waits for the one before it to
+        # finish, and this one is answered in full.
+        process.stdin.write("dice 6 5\ngo depth 1\nisready\n")
+        line = next_line()
         while not line.startswith("bestmove"):
             line = next_line()
-        Position("J+UtQBCJzw9AQA").legal_plays(3, 1).parse_ubgi(line.split(maxsplit=1)[1])
-        process.stdin.write("isready\n")
+        Position("J+UtQBCJzw9AQA").legal_plays(6, 5).parse_ubgi(line.split(maxsplit=1)[1])
         assert next_line() == "readyok"
         process.stdin.write("quit\n")
         assert process.wait(timeout=HANG_GUARD) == 0

@@ -20,6 +20,7 @@ from gammon.bots import load_bearoff
 from gammon.cli import main
 from gammon.cli.rollout import _target
 from gammon.cube import CubeContext
+from gammon.cube.context import Owner
 from gammon.engine_server import UbgiEngine
 from gammon.errors import InvalidPlayerError
 from gammon.players import hint, load_player, parse_player
@@ -87,14 +88,34 @@ def test_a_standard_error_target_stops_at_a_block_on_any_number_of_workers() -> 
     assert one.std_error["equity"] < 0.5
 
 
-def test_cubeful_money_and_match_rollouts_report_cubeful_equity() -> None:
+#: The last roll: white on roll with two checkers left, on its 3- and 1-points, against black's
+#: one checker on black's ace point, off next turn whatever it rolls. White wins at once with 34
+#: of the 36 rolls (not 2-1: 3/1 leaves one checker, since the 1 cannot bear off from the 3):
+#: cubeless, 34/36 - 2/36 = 8/9. With the cube white doubles and black, at 1/18, passes: +1 a cube.
+LAST_ROLL = np.zeros(26, np.int8)
+LAST_ROLL[3], LAST_ROLL[1], LAST_ROLL[24] = 1, 1, -1
+
+
+@pytest.mark.parametrize(("context", "cubeful"), [
+    (CubeContext(), 1.0),  # money, cube centred: double, pass
+    (CubeContext(cube=2, owner=Owner.OPPONENT), 8 / 9),  # black owns the cube: white plays on, per cube
+    (CubeContext(away=(2, 2)), 1.0),  # 2-away/2-away: double, pass (1-away/2-away beats a 1/18 take)
+    (CubeContext(away=(1, 1), crawford=True), 8 / 9),  # double match point: no cube, 2·(17/18) - 1
+], ids=["money", "money, cube theirs", "2-away 2-away", "DMP"])
+def test_cubeful_rollouts_find_the_known_value_of_a_last_roll(context: CubeContext, cubeful: float) -> None:
+    # 36 trials open with each roll once, so the rollout's outcome is the exact average.
+    result = rollout(LAST_ROLL, partial(load_player, "simple"), trials=36, context=context)
+    assert result.probabilities.win == pytest.approx(34 / 36, abs=1e-4)
+    assert result.equity == pytest.approx(8 / 9, abs=1e-4)  # cubeless, whatever the cube
+    assert result.cubeful_equity == pytest.approx(cubeful, abs=1e-4)
+    assert result.std_error["cubeful_equity"] == pytest.approx(0.0, abs=1e-4)
+
+
+def test_cubeful_rollouts_are_asked_for() -> None:
     money = rollout(Position(), PUBEVAL, trials=36, cube=True, truncate=4)
     assert money.cubeful_equity is not None and money.std_error["cubeful_equity"] > 0
     money_state = GameState.parse("4HPwATDgc/ABMA:cAkAAAAAAAAA")  # a cube in the state, but no --cube
     assert rollout(money_state, PUBEVAL, trials=36, truncate=4).cubeful_equity is None
-    five = GameState.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:5:10")
-    result = rollout(five, PUBEVAL, trials=36, cube=True, truncate=4)
-    assert result.cubeful_equity is not None and -3 <= result.cubeful_equity <= 3
 
 
 def test_bad_settings_are_refused_with_what_was_expected() -> None:

@@ -278,7 +278,7 @@ ON_LOCAL_RAY = textwrap.dedent("""
         player = partial(load_player, "pubeval")
         cubeless = rollout(Position(), player, trials=80, seed=5, truncate=8, ray="auto")
         cubeful = rollout(Position(), player, trials=40, seed=5, truncate=4, cube=True, ray="auto")
-        boards, targets = build_dataset(load_network(), Path(sys.argv[1]), 400, 36, 3, truncate=2, progress=False,
+        boards, targets = build_dataset(load_network(), Path(sys.argv[1]), 400, 4, 3, truncate=2, progress=False,
                                         ray="auto")
     finally:
         ray.shutdown()
@@ -306,8 +306,10 @@ def test_ray_started_by_the_caller_gives_the_local_result(tmp_path: Path) -> Non
     assert np.array_equal(np.array(on_ray["cubeless_samples"], dtype=float), local.samples, equal_nan=True)
     assert on_ray["cubeless"] == json.loads(json.dumps(local.as_dict()))
     assert np.array_equal(np.array(on_ray["cubeful_samples"], dtype=float), cubeful_local.samples, equal_nan=True)
-    # training data: the same positions and rollouts as on this machine's workers
-    boards, targets = build_dataset(load_network(), tmp_path / "local.rollouts.npz", 400, 36, 3, truncate=2,
+    # training data: the same positions and rollouts as on this machine's workers (two chunks of
+    # 200 positions, the fewest that make two tasks; 4 trials each, as equal at any number)
+    boards, targets = build_dataset(load_network(), tmp_path / "local.rollouts.npz", 400, 4, 3, truncate=2,
                                     progress=False, workers=2)
+    assert boards.shape[0] == 400 and not np.array_equal(targets[:200], targets[200:])
     assert np.array_equal(np.array(on_ray["boards"], dtype=np.int8), boards)
     assert np.array_equal(np.array(on_ray["targets"]), targets)

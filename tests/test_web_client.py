@@ -64,8 +64,14 @@ def axe_source() -> str:
 
 @pytest.fixture
 def server(tmp_path):
-    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log") as process:
+    # Hints come from pubeval (at once), not the default 2-ply net: the page's hint panel is tested, not the hints.
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--hint-player", "pubeval",
+                       log=tmp_path / "server.log") as process:
         yield process
+        # Ended with kill -9: once a page has held a WebSocket, gammon serve does not finish a
+        # graceful stop (SIGTERM) within the 30 s ServerProcess.stop waits. These tests check
+        # the pages; a graceful stop is checked in test_pbm_server.
+        process.kill()
 
 
 def no_violations(page: Page, axe_source: str, where: str) -> None:
@@ -266,10 +272,10 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event 1 of')")
     assert "Seed: " in page.inner_text("main") and "record.mat" in page.inner_html("main")
     no_violations(page, axe_source, "replay")
-    for where in ("#/top", "#/user/alice"):
+    # each page checked once it is whole: its last part drawn (the week's list, the rating history)
+    for where, last in (("#/top", "h2:text-is('Last 7 days')"), ("#/user/alice", "h2:text-is('Rating history')")):
         page.goto(server.url + "/" + where)
-        page.wait_for_selector("h1")
-        page.wait_for_timeout(300)
+        page.wait_for_selector(f"#main {last}")
         no_violations(page, axe_source, where)
     context.close()
 
