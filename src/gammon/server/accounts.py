@@ -230,14 +230,17 @@ class Accounts:
         def reserve(connection: Connection) -> tuple[Any, list[str]]:
             row = connection.execute(select(USERS.c.id, USERS.c.password_hash, USERS.c.is_bot)
                                      .where(func.lower(USERS.c.name) == key)).first()
-            known = None
+            known = browser = None
             if row is not None:  # the browser's own device token first, else the address it comes from
                 for candidate in ([device_hash] if device_hash else []) + [_address_device(row.id, address)]:
                     known = connection.execute(select(DEVICES.c.id).where(DEVICES.c.user_id == row.id,
                                                                           DEVICES.c.token_hash == candidate)).scalar()
                     if known is not None:
+                        browser = candidate == device_hash
                         break
-            counted = [(f"login:address:{address}", limits.login_per_address)]
+            # a browser that logged in to this account before is counted on its own: neither
+            # strangers at its address nor strangers guessing its name can lock it out
+            counted = [] if browser else [(f"login:address:{address}", limits.login_per_address)]
             counted.append((f"login:device:{known}", limits.login_per_device) if known is not None
                            else (f"login:name:{key}", limits.login_per_name))
             keys = []

@@ -126,10 +126,7 @@ class GuardedHTTP(HttpToolsProtocol):
         self._address = self.client[0] if self.client else "?"
         self._counted = True
         GuardedHTTP.open_by_address[self._address] += 1
-        if GuardedHTTP.open_by_address[self._address] > self.per_address:
-            transport.write(TOO_MANY_CONNECTIONS)  # an answer, not a silent close
-            transport.close()
-            return
+        self._refused = GuardedHTTP.open_by_address[self._address] > self.per_address
         self._arm(self.header_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -160,6 +157,11 @@ class GuardedHTTP(HttpToolsProtocol):
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:  # over the cap: the request is read, then answered 429 (a close with unread data would reset)
+            if not self.transport.is_closing():
+                self.transport.write(TOO_MANY_CONNECTIONS)
+                self.transport.close()
+            return
         if self._deadline is None and (self.cycle is None or self.cycle.response_complete):
             self._arm(self.header_timeout)  # the first bytes of a new request on a kept-alive connection
         super().data_received(data)
