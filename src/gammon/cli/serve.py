@@ -151,7 +151,7 @@ def _run(settings: Any, sock: socket.socket) -> int:
     if settings.workers > 1:
         config = uvicorn.Config("gammon.server.app:app_from_environment", factory=True, workers=settings.workers,
                                 **common)
-        Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()
+        Multiprocess(config, sockets=[sock]).run()
         return 0
     from ..server.app import create_app
 

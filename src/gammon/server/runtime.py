@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections import Counter
 from typing import Any
 
@@ -127,4 +128,5 @@ class Runtime:
         degraded = not notes["listening"] or "problem" in notes
         return {"ok": True, "status": "degraded" if degraded else "ok", "events": notes,
                 "writer": {"waiting": self.writer.waiting, "commits": self.writer.commits},
+                "streams": sum(self.streams_by_address.values()), "process": os.getpid(),
                 "database": self.engine.dialect.name}

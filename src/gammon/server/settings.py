@@ -82,7 +82,7 @@ class Settings:
     trusted_proxies: str = _setting("TRUSTED_PROXIES",
                                     "addresses whose X-Forwarded-For/Proto are believed (a reverse proxy)", "127.0.0.1")
     session_days: int = _setting("SESSION_DAYS", "days a log-in lasts without being used", 30)
-    shutdown_seconds: float = _setting("SHUTDOWN_SECONDS", "seconds open connections get when the server stops", 3.0)
+    shutdown_seconds: float = _setting("SHUTDOWN_SECONDS", "seconds open connections get when the server stops", 2.0)
     migrate: bool = _setting("MIGRATE", "bring the schema up to date when the app starts (gammon serve does it once)", True)
     limits: Limits = field(default_factory=Limits)
 

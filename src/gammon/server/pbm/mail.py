@@ -138,7 +138,7 @@ class Mailer:
         for name, address in wanted:
             self.send(address, subject, text + f"\n\n(mail {name} PASSWORD off: no more mails on your turn)")
 
-    async def stop(self, patience: float = 2.0) -> None:
+    async def stop(self, patience: float = 1.0) -> None:
         """Send what is queued (for at most ``patience`` seconds), then give up on the rest."""
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=patience)
