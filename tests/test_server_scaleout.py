@@ -125,7 +125,7 @@ def _listener_pid(url: str) -> list[int]:
     with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
         return [row[0] for row in connection.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
-            "AND (query LIKE 'LISTEN%' OR query = 'SELECT 1')")]
+            "AND (query LIKE 'LISTEN%' OR query = 'SELECT ''gammon listener''')")]
 
 
 def _kill_postgres(url: str, pids: list[int]) -> None:

@@ -144,7 +144,7 @@ def _run(settings: Any, sock: socket.socket) -> int:
     from ..server.security import GuardedHTTP
 
     GuardedHTTP.configure(settings.limits)
-    common = dict(http=GuardedHTTP, ws="websockets", ws_max_size=64 * 1024, log_level="warning",
+    common = dict(http=GuardedHTTP, ws="websockets-sansio", ws_max_size=64 * 1024, log_level="warning",
                   proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies,
                   timeout_graceful_shutdown=int(settings.shutdown_seconds), timeout_keep_alive=5,
                   limit_concurrency=20_000, backlog=4096)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -63,13 +64,17 @@ def open_database(url: str | None = None, *, pool_size: int = READERS + 2) -> En
         def _begin(connection: Connection) -> None:
             # A writing transaction takes SQLite's write lock at its start, so it never fails to
             # upgrade a read lock half-way; readers do not queue behind it (WAL).
-            write = connection.get_execution_options().get(WRITE, False)
-            connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+            options = connection.get_execution_options()
+            if options.get("isolation_level") == "AUTOCOMMIT":
+                return  # a reader: each statement on its own
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITE, False) else "BEGIN")
 
         return engine
     if parsed.get_backend_name() != "postgresql":
         raise ServerConfigError(f"--db: {parsed.get_backend_name()} is not supported (SQLite or PostgreSQL)")
-    return create_engine(url, pool_size=pool_size, max_overflow=4, pool_pre_ping=True, pool_timeout=30)
+    # No ping before each use: a connection the database dropped fails once, is thrown away, and the
+    # request gets 503 (nothing changed); a ping would cost every request a round trip.
+    return create_engine(url, pool_size=pool_size, max_overflow=4, pool_recycle=1800, pool_timeout=30)
 
 
 def migrate(engine: Engine) -> None:
@@ -90,16 +95,23 @@ def migrate(engine: Engine) -> None:
 
 class Readers:
     """A bounded pool of threads that read: a request awaits its read without holding a worker
-    that anything else needs, and over ``queue`` reads waiting it is refused at once (503)."""
+    that anything else needs, and over ``queue`` reads waiting it is refused at once (503).
+
+    Each thread keeps one connection in autocommit: a read is its statements and nothing else
+    (no BEGIN and COMMIT around them), which is what makes reads cheap on PostgreSQL.
+    """
 
     def __init__(self, engine: Engine, threads: int = READERS, queue: int = 2000) -> None:
         self.engine = engine
         self._pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="gammon-read")
+        self._local = threading.local()
+        self._connections: list[Connection] = []
+        self._lock = threading.Lock()
         self.queue = queue
         self.waiting = 0
 
     async def run(self, job: Callable[[Connection], T]) -> T:
-        """``job(connection)`` in a read transaction, awaited."""
+        """``job(connection)``, awaited."""
         if self.waiting >= self.queue:
             raise Unavailable("the server is busy: try again in a moment")
         self.waiting += 1
@@ -108,14 +120,39 @@ class Readers:
         finally:
             self.waiting -= 1
 
+    def _connection(self) -> Connection:
+        connection = getattr(self._local, "connection", None)
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            self._local.connection = connection
+            with self._lock:
+                self._connections.append(connection)
+        return connection
+
     def _read(self, job: Callable[[Connection], T]) -> T:
         try:
-            with self.engine.connect() as connection:
-                with connection.begin():
-                    return job(connection)
+            return job(self._connection())
         except DBAPIError as error:
             log.warning("a read failed: %s", str(error).splitlines()[0])
+            self._drop()
             raise Unavailable("the database did not answer: try again in a moment") from None
+
+    def _drop(self) -> None:
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            try:
+                connection.invalidate()
+                connection.close()
+            except Exception:  # the connection is gone already
+                pass
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            for connection in self._connections:
+                try:
+                    connection.close()
+                except Exception:  # closing at shutdown: nothing to save
+                    pass
+            self._connections.clear()

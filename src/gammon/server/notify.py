@@ -92,8 +92,10 @@ class Feed:
 class Broadcaster:
     """Feeds by match, and the one listener that tells them of other servers' writes."""
 
-    def __init__(self, read: Reader, *, redis_url: str | None = None, postgres: str | None = None) -> None:
+    def __init__(self, read: Reader, *, redis_url: str | None = None, postgres: str | None = None,
+                 on_note: Callable[[int, int | None], None] | None = None) -> None:
         self.read = read
+        self.on_note = on_note  #: told of every match another server (or this one) changed
         self.redis_url = redis_url
         self.postgres = None if redis_url else postgres  #: a libpq URL: LISTEN when there is no Redis
         self.feeds: dict[int, Feed] = {}
@@ -168,7 +170,7 @@ class Broadcaster:
             while True:
                 async for note in connection.notifies(timeout=10.0):
                     self._note(note.payload)
-                await connection.execute("SELECT 1")  # a quiet connection must still be alive
+                await connection.execute("SELECT 'gammon listener'")  # a quiet connection must still be alive
 
     async def _listen_redis(self) -> None:
         import redis.asyncio
@@ -193,14 +195,18 @@ class Broadcaster:
                 await client.aclose()
 
     def _note(self, payload: str) -> None:
-        match_text, _, seq_text = payload.partition(":")
-        try:
-            match_id, seq = int(match_text), int(seq_text) if seq_text else None
-        except ValueError:
-            return
-        feed = self.feeds.get(match_id)
-        if feed is not None:
-            feed.wake(seq)
+        """A note from the channel: ``id:seq`` of each match changed (comma-separated)."""
+        for note in payload.split(","):
+            match_text, _, seq_text = note.partition(":")
+            try:
+                match_id, seq = int(match_text), int(seq_text) if seq_text else None
+            except ValueError:
+                continue
+            if self.on_note is not None:
+                self.on_note(match_id, seq)
+            feed = self.feeds.get(match_id)
+            if feed is not None:
+                feed.wake(seq)
 
     # -- this process's commits ----------------------------------------------------------------------
     def committed(self, match_id: int, rows: list[EventRow]) -> None:

@@ -21,7 +21,7 @@ from .accounts import Accounts, Passwords
 from .database import Readers, migrate, open_database
 from .limits import Buckets
 from .matches.live import LiveMatch
-from .matches.service import MatchService, Policy
+from .matches.service import MatchService, Policy, flush_notes
 from .matches.store import EventRow
 from .notify import Broadcaster
 from .pbm.executor import report
@@ -55,7 +55,7 @@ class Runtime:
         if settings.migrate:
             await asyncio.to_thread(migrate, self.engine)
         self.readers = Readers(self.engine, queue=limits.read_queue)
-        self.writer = Writer(self.engine, queue_limit=limits.write_queue)
+        self.writer = Writer(self.engine, queue_limit=limits.write_queue, before_commit=flush_notes)
         self.writer.start()
         self.passwords = Passwords(limits.hash_workers, limits.hash_queue)
         self.accounts = Accounts(self.readers, self.writer, self.passwords, limits, settings.session_days)
@@ -68,7 +68,8 @@ class Runtime:
                         notify_postgres=dialect == "postgresql" and not settings.redis_url,
                         single_process=dialect == "sqlite")
         self.service = MatchService(self.readers, self.writer, policy, self._changed)
-        self.broadcaster = Broadcaster(self._read_events, redis_url=settings.redis_url, postgres=postgres)
+        self.broadcaster = Broadcaster(self._read_events, redis_url=settings.redis_url, postgres=postgres,
+                                       on_note=self.service.forget)
         await self.broadcaster.start()
         self.workers = Workers(settings.bot_workers or min(2, available_cores()))
         self.seats = BotSeats(self.service, self.workers)

@@ -49,8 +49,10 @@ class _Job(Generic[T]):
 class Writer:
     """Runs writes one transaction a batch on its own thread (see the module)."""
 
-    def __init__(self, engine: Engine, *, queue_limit: int = 2000, batch: int = BATCH) -> None:
+    def __init__(self, engine: Engine, *, queue_limit: int = 2000, batch: int = BATCH,
+                 before_commit: Callable[[Connection], None] | None = None) -> None:
         self.engine, self.queue_limit, self.batch = engine, queue_limit, batch
+        self.before_commit = before_commit  #: runs last in every batch's transaction (the notes for other servers)
         self._queue: queue.Queue[Any] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -148,6 +150,8 @@ class Writer:
                             outcomes.append((job, None, _unsaved(error)))
                     else:
                         outcomes.append((job, result, None))
+                if self.before_commit is not None:
+                    self.before_commit(connection)
         except ServerError as error:  # the only write of the batch refused: its transaction is undone
             outcomes = [(batch[0], None, error)]
         except DBAPIError as error:  # the commit (or the lone write) failed: nothing of the batch was saved

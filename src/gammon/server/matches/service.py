@@ -79,6 +79,25 @@ class Policy:
     single_process: bool = False  #: no other process writes this database: a held match is current
 
 
+NOTES = "gammon_notes"  #: a write transaction's notes for other servers (match -> last event)
+NOTE_BYTES = 7000  #: PostgreSQL takes a NOTIFY payload under 8000 bytes
+
+
+def flush_notes(connection: Connection) -> None:
+    """Before a batch commits: one NOTIFY (or a few) with every match it changed, ``id:seq,id:seq``."""
+    notes = connection.info.pop(NOTES, None)
+    if not notes:
+        return
+    payload = ""
+    for match_id, seq in notes.items():
+        note = f"{match_id}:{seq}"
+        if payload and len(payload) + len(note) + 1 > NOTE_BYTES:
+            connection.execute(select(func.pg_notify(PG_CHANNEL, payload)))
+            payload = ""
+        payload = f"{payload},{note}" if payload else note
+    connection.execute(select(func.pg_notify(PG_CHANNEL, payload)))
+
+
 class MatchService:
     """Matches read, changed and written (see the module). ``changed`` is called on the event
     loop after each commit with the new match and the event rows written."""
@@ -242,7 +261,20 @@ class MatchService:
             raise Unprocessable(f"action: expected one of {', '.join(PlayerAction)}, got {action!r}") from None
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise Unprocessable(f"version: expected the match's version number, got {version!r}")
-        live = await self.current(match_id)
+        held = self.live.get(match_id)
+        if held is not None and (version is None or version == held.info.version):
+            # The match as this process last committed it: the write checks the version, so if
+            # another server moved it on, the write is refused and the match is read afresh.
+            try:
+                return await self._act(held, user, word, play, value, version)
+            except Conflict:
+                if version is not None and self.live.get(match_id, version) is not None:
+                    raise  # this process moved it on meanwhile: the client's version is stale
+        return await self._act(await self.current(match_id), user, word, play, value, version)
+
+    async def _act(self, live: LiveMatch, user: Seat, word: PlayerAction, play: object, value: object,
+                   version: int | None) -> Applied:
+        match_id = live.info.id
         info = live.info
         color = live.color_of(user.id)
         if color is None:
@@ -402,8 +434,16 @@ class MatchService:
         return True
 
     def _notify(self, connection: Connection, match_id: int, seq: int) -> None:
-        if self.policy.notify_postgres:  # delivered at commit, atomically with the write
-            connection.execute(select(func.pg_notify(PG_CHANNEL, f"{match_id}:{seq}")))
+        """Note the change for other servers: PostgreSQL delivers it at commit, atomically with the
+        write (one NOTIFY a batch: :func:`flush_notes`)."""
+        if self.policy.notify_postgres:
+            connection.info.setdefault(NOTES, {})[match_id] = seq
+
+    def forget(self, match_id: int, seq: int | None) -> None:
+        """Another server changed ``match_id`` (up to event ``seq``): read it afresh next time."""
+        held = self.live.get(match_id)
+        if held is not None and (seq is None or seq >= held.info.next_seq):
+            self.live.drop(match_id)
 
     def _committed(self, live: LiveMatch, rows: list[dict[str, Any]]) -> None:
         self.live.put(live)

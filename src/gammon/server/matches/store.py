@@ -119,7 +119,8 @@ def read_game_actions(connection: Connection, info: MatchInfo) -> list[str]:
     """The referee's action lines of the current game, in order (what rebuilds it)."""
     return list(connection.execute(
         select(EVENTS.c.action).where(EVENTS.c.match_id == info.id, EVENTS.c.game == info.game_number,
-                                      EVENTS.c.seq < info.next_seq, EVENTS.c.action.is_not(None))
+                                      EVENTS.c.seq < info.next_seq, EVENTS.c.action.is_not(None),
+                                      EVENTS.c.kind != "new_game")  # the game's start is the snapshot
         .order_by(EVENTS.c.seq)).scalars())
 
 

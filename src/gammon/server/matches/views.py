@@ -35,6 +35,18 @@ def match_view(live: LiveMatch, viewer: Color | None = None, *, history: list[Ev
                events: list[EventRow] | None = None) -> dict[str, Any]:
     """The match as ``GET /api/matches/{id}`` shows it; ``history`` (events asked for) and
     ``events`` (those an action caused) only when given."""
+    out = dict(live.cached("view", lambda: _state_view(live)))
+    out["you"] = side_name(viewer)
+    narrator = narrator_for(live, viewer)
+    if history is not None:
+        out["history"] = [event_view(row, narrator) for row in history]
+    if events is not None:
+        out["events"] = [event_view(row, narrator) for row in events]
+    return out
+
+
+def _state_view(live: LiveMatch) -> dict[str, Any]:
+    """What everyone sees of the match at this version (made once a version: the match never changes in place)."""
     info = live.info
     out: dict[str, Any] = {
         "id": info.id, "status": info.status, "players": {"white": info.white.name, "black": info.black.name},
@@ -43,7 +55,7 @@ def match_view(live: LiveMatch, viewer: Color | None = None, *, history: list[Ev
         "game": info.game_number, "version": info.version, "last_seq": info.next_seq - 1,
         "winner": info.name_of(info.winner_id), "rated": info.rated, "crawford": False, "to_act": None, "dice": None,
         "cube": {"value": 1, "owner": None, "offered": False}, "resignation": None, "gnubg_id": None, "bpn": None,
-        "pips": None, "actions": [], "legal": [], "you": side_name(viewer),
+        "pips": None, "actions": [], "legal": [], "you": None,
         "dice_proof": dice_proof(info), "digest": info.digest,
     }
     match = live.match
@@ -56,17 +68,11 @@ def match_view(live: LiveMatch, viewer: Color | None = None, *, history: list[Ev
             cube={"value": state.cube, "owner": side_name(state.cube_owner), "offered": state.double_offered},
             resignation=({"by": side_name(state.position.turn), "value": int(state.resignation)}
                          if state.resignation is not None else None),
-            gnubg_id=live.cached("gnubg_id", lambda: written(state.gnubg_id)),
-            bpn=live.cached("bpn", lambda: written(state.bpn)), actions=actions,
+            gnubg_id=written(state.gnubg_id), bpn=written(state.bpn), actions=actions,
             pips={"white": state.position.pip_count(Color.WHITE), "black": state.position.pip_count(Color.BLACK)},
         )
         if "play" in actions:
-            out["legal"] = live.cached("legal", lambda: [str(play) for play in match.legal_plays])
-    narrator = narrator_for(live, viewer)
-    if history is not None:
-        out["history"] = [event_view(row, narrator) for row in history]
-    if events is not None:
-        out["events"] = [event_view(row, narrator) for row in events]
+            out["legal"] = [str(play) for play in match.legal_plays]
     return out
 
 

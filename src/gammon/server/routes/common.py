@@ -23,7 +23,8 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-def runtime(request: Request) -> Runtime:
+async def runtime(request: Request) -> Runtime:
+    """The runtime (async: a plain function would be run on FastAPI's thread pool for nothing)."""
     return request.app.state.runtime  # type: ignore[no-any-return]  # set by create_app
 
 
@@ -51,7 +52,7 @@ async def account(request: Request) -> Account:
     token, by_cookie = token_of(request)
     if by_cookie and token:
         same_origin(request.method, request.headers, host_url(request))
-    return await runtime(request).accounts.authenticate(token)
+    return await (await runtime(request)).accounts.authenticate(token)
 
 
 async def viewer(request: Request) -> Account | None:
@@ -60,7 +61,7 @@ async def viewer(request: Request) -> Account | None:
     if not token:
         return None
     try:
-        return await runtime(request).accounts.authenticate(token)
+        return await (await runtime(request)).accounts.authenticate(token)
     except ServerError:  # a stale token, or the database too busy to say: they see what anyone sees
         return None
 

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import Field
 
 from ...match import PlayerAction
@@ -61,8 +61,10 @@ def _side(live: LiveMatch, account: Account | None) -> Color | None:
     return None if account is None else live.color_of(account.id)
 
 
-def _view(applied: Applied, account: Account | None) -> dict[str, Any]:
-    return match_view(applied.live, _side(applied.live, account), events=[EventRow.of(row) for row in applied.rows])
+def _view(applied: Applied, account: Account | None, status: int = 200) -> JSONResponse:
+    """The match after a change, with the events it caused, sent as it is (no second validation of our own JSON)."""
+    view = match_view(applied.live, _side(applied.live, account), events=[EventRow.of(row) for row in applied.rows])
+    return JSONResponse(view, status_code=status)
 
 
 async def opponent_of(server: Runtime, text: str) -> Seat:
@@ -83,12 +85,12 @@ async def new_commitment(server: Server) -> dict[str, str]:
     return {"commitment": commitment, "token": token}
 
 
-@router.post("/api/matches", status_code=201)
-async def new_match(body: NewMatch, me: Me, server: Server) -> dict[str, Any]:
+@router.post("/api/matches", status_code=201, response_class=JSONResponse)
+async def new_match(body: NewMatch, me: Me, server: Server) -> JSONResponse:
     opponent = await opponent_of(server, body.opponent)
     applied = await server.service.challenge(me.seat, opponent, body.length, body.options.model_dump(), seed=body.seed,
                                              commitment_token=body.commitment)
-    return _view(applied, me)
+    return _view(applied, me, 201)
 
 
 @router.get("/api/matches")
@@ -105,10 +107,10 @@ async def list_matches(server: Server, user: str | None = Query(default=None, ma
     return [summary(info) for info in rows]
 
 
-@router.get("/api/matches/{match_id}")
+@router.get("/api/matches/{match_id}", response_class=JSONResponse)
 async def get_match(match_id: MatchId, server: Server, viewer: Viewer,
                     history: Literal["all", "none"] = "none",
-                    after: int | None = Query(default=None, ge=-1, le=2**31 - 1)) -> dict[str, Any]:
+                    after: int | None = Query(default=None, ge=-1, le=2**31 - 1)) -> JSONResponse:
     """The match as last committed; its events only when asked (``?history=all``, or ``?after=SEQ``:
     those numbered after SEQ), at most 5,000 at a time."""
     live = await server.service.current(match_id)
@@ -116,21 +118,21 @@ async def get_match(match_id: MatchId, server: Server, viewer: Viewer,
     if history == "all" or after is not None:
         start = -1 if after is None else after
         events = await server.service.events(match_id, start, live.info.next_seq, HISTORY_LIMIT)
-    return match_view(live, _side(live, viewer), history=events)
+    return JSONResponse(match_view(live, _side(live, viewer), history=events))
 
 
-@router.post("/api/matches/{match_id}/accept")
-async def accept(match_id: MatchId, me: Me, server: Server, body: Acceptance | None = None) -> dict[str, Any]:
+@router.post("/api/matches/{match_id}/accept", response_class=JSONResponse)
+async def accept(match_id: MatchId, me: Me, server: Server, body: Acceptance | None = None) -> JSONResponse:
     return _view(await server.service.accept(me.seat, match_id, seed=body.seed if body else None), me)
 
 
-@router.post("/api/matches/{match_id}/decline")
-async def decline(match_id: MatchId, me: Me, server: Server) -> dict[str, Any]:
+@router.post("/api/matches/{match_id}/decline", response_class=JSONResponse)
+async def decline(match_id: MatchId, me: Me, server: Server) -> JSONResponse:
     return _view(await server.service.decline(me.seat, match_id), me)
 
 
-@router.post("/api/matches/{match_id}/actions")
-async def act(match_id: MatchId, body: ActionBody, me: Me, server: Server) -> dict[str, Any]:
+@router.post("/api/matches/{match_id}/actions", response_class=JSONResponse)
+async def act(match_id: MatchId, body: ActionBody, me: Me, server: Server) -> JSONResponse:
     """Your action; the answer is the match now and the events your action caused (``events``)."""
     applied = await server.service.act(me.seat, match_id, body.action, play=body.play, value=body.value,
                                        version=body.version)
