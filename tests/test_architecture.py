@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from gammon.extras import SERVER_PACKAGES
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gammon"
 
 CORE = {"errors", "movegen", "position", "play", "state", "variant", "notation", "dice", "diagram", "evaluation", "ubgi",
-        "workers", "data", "lines", "svg"}
+        "workers", "data", "lines", "svg", "extras"}
 
 #: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.
 LAYERS = {
@@ -146,3 +148,53 @@ def test_the_document_lists_every_layer() -> None:
     text = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
     missing = [unit for unit in [*LAYERS, *CORE] if unit not in ("gammon", "__main__", "data") and f"`{unit}" not in text]
     assert not missing, f"docs/architecture.md does not name: {missing}"
+
+
+#: The only places outside ``gammon.server`` that may import the server's packages, each inside
+#: the function that needs it (so the library imports without ``gammon[server]``): the terminal's
+#: client of a server and its key reader, and the command that runs the server.
+SERVER_PACKAGE_USERS = {
+    ("gammon.cli.table", "httpx"),
+    ("gammon.cli.table", "websockets"),
+    ("gammon.cli.play", "prompt_toolkit"),
+    ("gammon.cli.serve", "uvicorn"),
+}
+
+
+def outside_imports() -> list[tuple[str, str, str, bool]]:
+    """Every import of a package other than gammon: (module, top-level package, where, inside a function)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        lazy: set[ast.AST] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lazy.update(ast.walk(node))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.partition(".")[0]
+                if top != "gammon":
+                    where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+                    found.append((module, top, where, node in lazy))
+    return found
+
+
+def test_the_server_packages_stay_in_the_server() -> None:
+    wrong = []
+    for module, package, where, in_function in outside_imports():
+        if package not in SERVER_PACKAGES or unit_of(module) == "server":
+            continue
+        if (module, package) not in SERVER_PACKAGE_USERS:
+            wrong.append(f"{where}: {module} imports {package}, a package of gammon[server]")
+        elif not in_function:
+            wrong.append(f"{where}: {module} imports {package} at the top; import it where it is used")
+    assert not wrong, "the server's packages outside gammon.server:\n" + "\n".join(wrong)
+    seen = {(module, package) for module, package, _, _ in outside_imports()}
+    assert SERVER_PACKAGE_USERS <= seen, f"allowed but unused, remove: {sorted(SERVER_PACKAGE_USERS - seen)}"
