@@ -58,7 +58,7 @@ def fuzz_one_input(data: bytes) -> None:
         raise _harness.violation(f"move text {text!r} is written {written!r}, which is refused: {error!r}") from None
 
 
-def check_found(position: Position, dice: tuple[int, int], legal, text: str) -> None:  # noqa: ANN001
+def check_found(position: Position, dice: tuple[int, int], legal, text: str) -> None:
     try:
         play = legal.find(text)
     except GammonError:

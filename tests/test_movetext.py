@@ -116,7 +116,7 @@ def test_bear_off_with_a_larger_die() -> None:
 
 
 def test_pass() -> None:
-    closed = board({25: 1, 13: 14}, {p: 2 for p in range(19, 25)} | {1: 3})
+    closed = board({25: 1, 13: 14}, dict.fromkeys(range(19, 25), 2) | {1: 3})
     legal = closed.legal_plays(6, 5)
     assert legal.is_pass()
     assert movetext.parse_play("", legal) == Play()

@@ -38,7 +38,7 @@ BLACK_WON = Position("AAAAwAEAAAAAAA")
 GNUBG_GAME_OVER = "AAAAwAEAAAAAAA:MAKgAAAACAAE"
 
 
-def _refused(read, text: str, field: str) -> NotationError:  # noqa: ANN001
+def _refused(read, text: str, field: str) -> NotationError:
     with pytest.raises(NotationError) as info:
         read(text)
     assert info.value.field == field, str(info.value)
@@ -182,7 +182,7 @@ def test_what_gnu_backgammon_writes_at_a_game_over_reads() -> None:
         (FibsBoard.parse, _fibs_with(position_1="-16"), "position 1"),
     ],
 )
-def test_more_than_15_checkers_are_refused(read, text: str, field: str) -> None:  # noqa: ANN001
+def test_more_than_15_checkers_are_refused(read, text: str, field: str) -> None:
     _refused(read, text, field)
 
 

@@ -114,7 +114,7 @@ def wait_change(page: Page, before: str, timeout: float = 30.0) -> str:
     return turn_line(page)
 
 
-def play_by_keys(page: Page, *, double_first: bool = False, checks=None, limit: float = 900.0) -> None:  # noqa: ANN001
+def play_by_keys(page: Page, *, double_first: bool = False, checks=None, limit: float = 900.0) -> None:
     """Answer the turn line by keys only until the match is over."""
     deadline = time.monotonic() + limit
     doubled_in: set[int] = set()
@@ -330,7 +330,7 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     page.wait_for_function("() => window.gammon.board.complete")
     page.focus("#cell-1")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"() => window.gammon.match.history.some(e => e.kind === 'play' && e.color === 'white')")
+    page.wait_for_function("() => window.gammon.match.history.some(e => e.kind === 'play' && e.color === 'white')")
     state = httpx.get(f"{server.url}/api/matches/{match_id}").json()
     assert any(e["kind"] == "play" and e["color"] == "white" and e["data"]["play"] == best for e in state["history"])
     # the last play is drawn on the board as arrows
@@ -389,7 +389,7 @@ def test_two_people_play_while_a_third_watches(browser: Browser, axe_source: str
     assert sum(line.startswith("alice plays ") for line in bob_log) == len(alice_plays)
     assert sum(line.startswith(("bob plays ", "alice plays ")) for line in carol_log) == len(bob_plays) + len(alice_plays)
     winner = state["winner"]
-    assert any(f"wins the match" in line or "win the match" in line for line in carol_log)
+    assert any("wins the match" in line or "win the match" in line for line in carol_log)
     assert any(("You win the match" if winner == "alice" else "bob wins the match") in line for line in alice_log)
     for context in contexts.values():
         context.close()

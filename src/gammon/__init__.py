@@ -51,10 +51,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'gammon' has no attribute {name!r}")
 
 __all__ = [
+    "BLACK",
+    "WHITE",
     "Action",
     "ActionKind",
     "AmbiguousPlayError",
-    "BLACK",
     "BearoffCoverageError",
     "BearoffTableError",
     "Color",
@@ -83,7 +84,6 @@ __all__ = [
     "PositionClass",
     "Resignation",
     "SeededDice",
-    "WHITE",
     "WinKind",
     "detect",
 ]

@@ -52,7 +52,7 @@ _CUBELESS = CubeState()
 T = TypeVar("T")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _start(variant: Variant) -> np.ndarray:
     """The starting board of ``variant``, made once (every game copies it)."""
     return Position.starting(variant).array()
@@ -498,7 +498,7 @@ class _Crossing:
         except Exception as error:
             try:
                 pickle.loads(pickle.dumps(error))
-            except Exception:
+            except Exception:  # noqa: BLE001 - whatever the error, it must cross the process boundary
                 raise DuelWorkerError(f"a duel worker failed: {type(error).__name__}: {error}") from None
             raise
 

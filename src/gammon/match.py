@@ -223,7 +223,7 @@ class _Game:
     crawford: bool = False
     status: GameStatus = GameStatus.NONE
     dice: tuple[int, int] | None = None
-    cube: CubeState = CubeState()
+    cube: CubeState = CubeState()  # noqa: RUF009 - a frozen value: one instance serves every game
     double_offered: bool = False
     resignation: Resignation | None = None
     result: GameResult | None = None

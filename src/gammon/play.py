@@ -172,7 +172,7 @@ class LegalPlays:
     (16, True, True, False)
     """
 
-    __slots__ = ("position", "dice", "variant", "_boards", "_moves", "_counts", "_plays", "_index")
+    __slots__ = ("_boards", "_counts", "_index", "_moves", "_plays", "dice", "position", "variant")
 
     def __init__(self, position: Position, d1: int, d2: int, variant: Variant = STANDARD) -> None:
         self.position = position

@@ -49,7 +49,7 @@ class PositionClass(enum.Enum):
     CONTACT = "contact"  #: checkers can still be hit
 
 
-def flip_into(board: Sequence[int], out) -> None:  # noqa: ANN001 - a list or a numpy array
+def flip_into(board: Sequence[int], out) -> None:  # a list or a numpy array
     """Write ``board`` (26 counts) seen from the other side into ``out``: the one place where
     perspective flips (the mover's 24-point is the opponent's 1-point, and the bars change
     places). Plain Python for the value type; :mod:`gammon.movegen` compiles this same
@@ -103,7 +103,7 @@ class Position:
     (167, 167)
     """
 
-    __slots__ = ("_board", "_turn", "_hash")
+    __slots__ = ("_board", "_hash", "_turn")
 
     def __init__(self, board: str | Sequence[int] | None = None, turn: Color = Color.WHITE) -> None:
         if board is None:

@@ -141,7 +141,7 @@ class GameState:
         # cannot carry); a match's stays within what a Match ID can say.
         top = MAX_SCORE if self.match_length else None
         if (not isinstance(self.score, (tuple, list)) or len(self.score) != 2
-                or not all(_whole(s) and 0 <= s and (top is None or s <= top) for s in self.score)):
+                or not all(_whole(s) and s >= 0 and (top is None or s <= top) for s in self.score)):
             limit = f"0 to {MAX_SCORE}" if top is not None else "of at least 0"
             raise _invalid("score", f"score must be two counts {limit}, got {self.score!r}")
         object.__setattr__(self, "score", (int(self.score[0]), int(self.score[1])))

@@ -132,7 +132,7 @@ def _remote_table(args: argparse.Namespace, read: Callable[[str], str]) -> Table
 def _lobby(server: ServerClient, read: Callable[[str], str]) -> int | None:
     """Your invitations and matches; choose one to play, accept one, or challenge someone."""
     while True:
-        invited = [m for m in server.matches("invited")]
+        invited = list(server.matches("invited"))
         playing = server.matches("playing")
         lines = ["Your matches:"] if playing else ["No match in play."]
         for m in playing:

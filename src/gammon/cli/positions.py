@@ -42,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("--plain", action="store_true", help="describe the position in words (for screen readers)")
     show.add_argument("--perspective", choices=("white", "black"), help="draw from this side (default: the side to act)")
     show.add_argument("--svg", metavar="FILE", help="write the board as an SVG picture to FILE ('-': standard output)")
-    show.add_argument("--png", metavar="FILE", help="write the board as a PNG picture to FILE (needs cairosvg: pip install gammon[png])")
+    show.add_argument("--png", metavar="FILE",
+                      help="write the board as a PNG picture to FILE (needs cairosvg: pip install 'gammon[png]')")
     show.add_argument("--size", metavar="PIXELS", default="600", help="the picture's width in pixels (default 600)")
     show.add_argument("--play", metavar="MOVES", help="draw this play of the side on roll as arrows (e.g. '8/5 6/5'; "
                       "checked against the position's dice when it has some)")

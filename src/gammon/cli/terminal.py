@@ -22,6 +22,7 @@ from ..play import BAR, OFF, Play, effects_text
 from ..position import Color
 from ..state import Resignation
 from .table import Table, TableError
+import itertools
 
 #: The keys, as seed 004 lists them, then gammon's few additions; shown by ``?``.
 KEYS: tuple[tuple[str, str], ...] = (
@@ -212,7 +213,8 @@ class Terminal:
             text += f" Score: you {you}, {self.name(self.you.other)} {other}, in a {match.length}-point match."
             if max(you, other) >= match.length:
                 winner = self.you if you > other else self.you.other
-                text += f" {self.name(winner, start=True)} {self._s(winner, 'win')} the match {max(you, other)}-{min(you, other)}."
+                score = f"{max(you, other)}-{min(you, other)}"
+                text += f" {self.name(winner, start=True)} {self._s(winner, 'win')} the match {score}."
         return text
 
     def describe(self, action: Action) -> str:
@@ -452,7 +454,7 @@ class Terminal:
                 points = token.replace("*", "").split("/")
                 if len(points) < 2 or not all(re.fullmatch(r"[0-9]{1,2}|bar|off", p) for p in points):
                     raise IllegalActionError(f"{text!r} is not a play: try 8/5 6/5, 13 8, or help")
-                for source, target in zip(points, points[1:]):
+                for source, target in itertools.pairwise(points):
                     match.move(_point(source), _point(target), self.you)
                     made += 1
         except GammonError:
@@ -533,7 +535,7 @@ class Terminal:
             self.write("Nothing to move now.")
             return
         if self.selected is None and BAR in steps:
-            targets = [t for t in steps[BAR]]
+            targets = list(steps[BAR])
             self._cycle_to(targets, direction, "enter on")
         elif self.selected is None:
             self._cycle_to(list(steps), direction, "from")

@@ -340,7 +340,7 @@ class _Suite:
             if option.default in (None, "", "-"):
                 continue
             wire.send(f"get {option.name}")
-            line, before = wire.until(lambda text: True)
+            line, _before = wire.until(lambda text: True)
             expected = f"value {option.name} {option.default}"
             if line.strip() != expected:
                 raise _Fail(f"'get {option.name}' answered {clip(line)!r}, expected {expected!r}")

@@ -47,7 +47,7 @@ from .results import Limit, PlayResult, as_state, state_and_dice
 from .simple import SimpleEngine
 from .transport import LineTransport, split_command
 
-__all__ = ["GnubgEngine", "GnubgProtocol", "MAX_PLY", "find_gnubg", "popen_gnubg"]
+__all__ = ["MAX_PLY", "GnubgEngine", "GnubgProtocol", "find_gnubg", "popen_gnubg"]
 
 #: Deepest evaluation offered; gnubg accepts more, but 4-ply already takes seconds a move.
 MAX_PLY = 4

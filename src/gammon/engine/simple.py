@@ -135,7 +135,7 @@ class SimpleEngine:
         self._closed = True
         self._finalizer()
 
-    close = quit
+    close = quit  # noqa: A003 - python-chess's name, which engine users know
 
     def __enter__(self) -> SimpleEngine:
         return self
@@ -156,6 +156,6 @@ def _shutdown(protocol: EngineProtocol, background: BackgroundLoop) -> None:
     if background.thread.is_alive():
         try:
             background.run(protocol.quit(), timeout=10)
-        except Exception:  # the process is killed by quit() whatever it says
+        except Exception:  # noqa: BLE001 - the process is killed by quit() whatever it says
             pass
     background.close()

@@ -193,7 +193,7 @@ class LineTransport:
                 raise EngineTimeoutError(f"{self.name} did not answer in time") from None
             try:
                 item = await asyncio.wait_for(self._lines.get(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise EngineTimeoutError(f"{self.name} did not answer in time") from None
         if item is None:
             self.eof = True

@@ -118,7 +118,9 @@ def parse(text: str) -> GameState:
     found = _MATCH.fullmatch(match_text)
     if not found:
         raise NotationError(NOTATION, "match", match_text, "<white score>:<black score>:<length>, e.g. 0:0:7")
-    score_white, score_black, length = (_build.decimal(NOTATION, "match", n, "plain decimals, e.g. 2:4:7") for n in found.groups())
+    score_white, score_black, length = (
+        _build.decimal(NOTATION, "match", n, "plain decimals, e.g. 2:4:7") for n in found.groups()
+    )
     if length > MAX_MATCH_LENGTH:
         raise NotationError(NOTATION, "match", match_text, f"a match length of 0 (money) to {MAX_MATCH_LENGTH}")
 
@@ -126,7 +128,8 @@ def parse(text: str) -> GameState:
     if len(parts) == 6:
         flags = parts[5]
         if not flags or any(f not in _FLAGS for f in flags) or len(set(flags)) != len(flags):
-            raise NotationError(NOTATION, "flags", flags, "each of c (Crawford), j (Jacoby), b (beavers), n (nackgammon), t (two-move doubles) at most once")
+            raise NotationError(NOTATION, "flags", flags, "each of c (Crawford), j (Jacoby), b (beavers), "
+                                "n (nackgammon), t (two-move doubles) at most once")
 
     position = _build.position(NOTATION, "placement", placement, white, black, on_roll)
     mapping = {

@@ -75,7 +75,7 @@ def _default_may_double(state: GameState, side: Color) -> bool:
 _HIDDEN = object()  # 0:0 may-double flags: the owner of a cube above 1 is not shown
 
 
-def _owner_shown(may: tuple[bool, bool], you: Color) -> Color | None | object:
+def _owner_shown(may: tuple[bool, bool], you: Color) -> Color | object | None:
     """Owner of a cube above 1 by who may double (yours, the opponent's); both may: centred."""
     if may[0] and may[1]:
         return None
@@ -139,8 +139,8 @@ class FibsBoard:
             raise InvalidPositionError(f"idle dice are 0 0 or two dice 1-6, not {self.idle_dice!r}")
         if not 0 <= self.can_move <= 4 or self.forced_move not in (0, 1) or not 0 <= self.redoubles < 10**6:
             raise InvalidPositionError("can move is 0-4, forced move 0 or 1, redoubles >= 0")
-        if self.may_double is not None and self.state.cube > 1:
-            if _owner_shown(self.may_double, self.you) is not self.state.cube_owner:
+        if (self.may_double is not None and self.state.cube > 1
+                and _owner_shown(self.may_double, self.you) is not self.state.cube_owner):
                 raise InvalidPositionError(
                     f"with a cube above 1, may double {self.may_double} must show its owner {self.state.cube_owner}"
                 )

@@ -179,7 +179,8 @@ def parse_gnubg_id(text: str) -> GameState:
         raise NotationError(GNUBG_ID, "text", repr(text), "a string")
     parts = text.strip().split(":")
     if len(parts) != 2:
-        raise NotationError(GNUBG_ID, "fields", text, "POSID:MATCHID, 14 and 12 base64 characters, e.g. 4HPwATDgc/ABMA:cIkFAAAAAAAA")
+        raise NotationError(GNUBG_ID, "fields", text,
+                            "POSID:MATCHID, 14 and 12 base64 characters, e.g. 4HPwATDgc/ABMA:cIkFAAAAAAAA")
     position_text, match_text = parts
     try:
         _position_id.decode(position_text)

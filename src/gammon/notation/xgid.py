@@ -115,7 +115,7 @@ def parse(text: str) -> GameState:
             continue
         is_x = char.isupper()
         count = ord(char.upper()) - ord("A") + 1
-        if index == 0 and is_x or index == 25 and not is_x:
+        if (index == 0 and is_x) or (index == 25 and not is_x):
             raise NotationError(NOTATION, "position", position_text, "O's bar first (-, a-p) and X's bar last (-, A-P)")
         if index == 0:
             o[24] = count
@@ -137,7 +137,8 @@ def parse(text: str) -> GameState:
     turn = Color.WHITE if turn_text == "1" else Color.BLACK
     if not _DICE.fullmatch(dice_text):
         raise NotationError(
-            NOTATION, "dice", dice_text, "00 (not rolled), two dice 1-6 (31) or D (doubled); beaver states B and R are not supported"
+            NOTATION, "dice", dice_text,
+            "00 (not rolled), two dice 1-6 (31) or D (doubled); beaver states B and R are not supported",
         )
     double_offered = dice_text == "D"
     dice = None if dice_text in ("00", "D") else (int(dice_text[0]), int(dice_text[1]))
@@ -153,7 +154,8 @@ def parse(text: str) -> GameState:
         )
     max_cube = _build.decimal(NOTATION, "max cube", max_text, "log2 of the largest cube value, e.g. 10")
     if max_cube > _MAX_LOG_CUBE:
-        raise NotationError(NOTATION, "max cube", max_text, f"log2 of the largest cube value, at most {_MAX_LOG_CUBE} (a {MAX_CUBE}-cube)")
+        raise NotationError(NOTATION, "max cube", max_text,
+                            f"log2 of the largest cube value, at most {_MAX_LOG_CUBE} (a {MAX_CUBE}-cube)")
 
     position = _build.position(NOTATION, "position", position_text, x, o, turn)
     mapping = {

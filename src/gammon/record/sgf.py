@@ -135,7 +135,7 @@ def read_sgf(text: str) -> MatchRecord:
     for number, nodes in enumerate(trees, 1):
         if not nodes:
             raise RecordError(f"game {number}", "an empty game tree")
-        root = dict((name, values) for name, values in nodes[0])
+        root = dict(nodes[0])
         if root.get("GM", ["6"])[0] != "6":
             raise RecordError(f"game {number}", f"GM[{root['GM'][0]}] is not backgammon: expected GM[6]")
         info = _match_info(root.get("MI", []), number)
@@ -276,7 +276,7 @@ def write_sgf(record: MatchRecord) -> str:
     """The record as GNU Backgammon lays out SGF; :func:`read_sgf` reads it back the same."""
     trees = []
     for number, game in enumerate(record.games):
-        root = [f"FF[4]GM[6]CA[UTF-8]"]
+        root = ["FF[4]GM[6]CA[UTF-8]"]
         kept = dict(game.properties)
         root.append(f"AP[{_escape(kept['AP'][0])}]" if "AP" in kept else f"AP[{_AP}]")
         root.append(f"MI[length:{record.length}][game:{number}][ws:{game.score[Color.BLACK]}]"
