@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def _rebuilt(cls: type[BaseException], args: tuple) -> BaseException:
+def _rebuilt(cls: type[BaseException], args: tuple[object, ...]) -> BaseException:
     """An error of class ``cls`` with ``args``, made without calling its ``__init__`` (whose
     parameters may differ from ``args``); :meth:`GammonError.__reduce__` then restores its fields."""
     error = cls.__new__(cls, *args)
@@ -19,7 +19,7 @@ class GammonError(Exception):
     calls ``cls(*args)``, which fails for a class built from fields (``EngineCommandError``).
     """
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (_rebuilt, (type(self), self.args), self.__dict__ or None)
 
 

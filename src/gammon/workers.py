@@ -49,7 +49,7 @@ class Workers:
     """
 
     def __init__(self, count: int | None = None, *, threads: bool = False,
-                 initializer: Callable[..., object] | None = None, initargs: tuple = (),
+                 initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = (),
                  parts_per_worker: int = 4, smallest_part: int = 64) -> None:
         self.count = max(1, count or available_cores())
         self.threads = threads
@@ -69,7 +69,7 @@ class Workers:
     def imap(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         """``function(task)`` for each task, yielded in the tasks' order as they finish."""
         if self._processes is not None:
-            return self._processes.imap(function, tasks)
+            return iter(self._processes.imap(function, tasks))
         if self._threads is not None:
             return self._threads.map(function, tasks)
         return map(function, tasks)
@@ -86,10 +86,10 @@ class Workers:
         cuts = [lo + (hi - lo) * k // parts for k in range(parts + 1)]
         return self.map(_Span(kernel), itertools.pairwise(cuts))
 
-    def submit(self, function: Callable[..., Any], *args: Any) -> Future:
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any]:
         """``function(*args)`` on a worker, as a future that a server's event loop can await
         (``asyncio.wrap_future``) while it goes on serving; one worker runs it in a thread."""
-        future: Future = Future()
+        future: Future[Any] = Future()
         if self._processes is not None:
             self._processes.apply_async(function, args, callback=future.set_result, error_callback=future.set_exception)
             return future
@@ -136,7 +136,7 @@ def ray_module() -> Any:
     return ray
 
 
-def ray_imap(address: str, function: Callable[..., Any], shared: tuple, tasks: Iterable[Any]) -> Iterator[Any]:
+def ray_imap(address: str, function: Callable[..., Any], shared: tuple[Any, ...], tasks: Iterable[Any]) -> Iterator[Any]:
     """``function(*shared, task)`` for each task as Ray tasks, yielded in the tasks' order.
 
     ``shared`` goes to the cluster once (``ray.put``); ``auto`` joins the running cluster (or

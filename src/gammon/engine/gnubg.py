@@ -464,7 +464,7 @@ async def popen_gnubg(command: str | Sequence[str] | None = None, *, ply: int = 
         transport = await LineTransport.popen(argv, name="GNU Backgammon", stderr=subprocess.STDOUT, env=env)
     except EngineError as error:
         raise EngineError(f"{NOT_FOUND} ({error})" if command is None else str(error)) from None
-    return await GnubgProtocol(transport, ply=ply, timeout=timeout).started()  # type: ignore[return-value]
+    return await GnubgProtocol(transport, ply=ply, timeout=timeout).started()
 
 
 class GnubgEngine(SimpleEngine):
@@ -487,7 +487,7 @@ class GnubgEngine(SimpleEngine):
         return cls._start(lambda: popen_gnubg(command, ply=ply, timeout=timeout))
 
     @property
-    def process(self) -> subprocess.Popen:
+    def process(self) -> subprocess.Popen[bytes]:
         return self.protocol.process
 
     def __repr__(self) -> str:

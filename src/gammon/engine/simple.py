@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from ..errors import EngineTerminatedError
 from ..evaluation import CubeDecision, Hint
@@ -42,7 +42,7 @@ class SimpleEngine:
         self._finalizer = weakref.finalize(self, _shutdown, protocol, background)
 
     @classmethod
-    def _start(cls, start: Callable[[], Coroutine[Any, Any, EngineProtocol]], *args: Any) -> Any:
+    def _start(cls, start: Callable[[], Coroutine[Any, Any, EngineProtocol]], *args: Any) -> Self:
         background = BackgroundLoop()
         try:
             protocol = background.run(start())
