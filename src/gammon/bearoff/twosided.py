@@ -36,13 +36,9 @@ from . import perfect_hash
 from .perfect_hash import BINOMIAL, position_count, unrank_batch
 from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
 
-#: +1 and -1 in the 16-bit fixed point.
-PLUS_ONE = 32767
-MINUS_ONE = -32768
 POINTS = 6
 MAX_CHECKERS = 12  # 18,564 positions a side: 2.8 GB; more would not fit a machine
 CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = 0, 1, 2, 3
-ROLLS = 21
 
 
 def table_name(checkers: int, points: int = POINTS) -> str:
