@@ -6,7 +6,7 @@ import string
 
 from hypothesis import strategies as st
 
-from gammon.notation.fibs import FibsBoard
+from gammon.state import FibsBoard
 from gammon.position import Color, Position
 from gammon.notation import MAX_CUBE
 from gammon.state import MAX_MATCH_LENGTH, MAX_SCORE, GameState, GameStatus, Resignation

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gammon import FixedDice, Match, Position
+from gammon import FixedDice, Match, Play, Position
 from gammon.engine_server import UbgiEngine
 from gammon.errors import GammonError, InvalidMoveError
-from gammon.notation import movetext, pbm, whole_number
+from gammon.notation import pbm, whole_number
 
 #: Characters that str.isdigit() takes for digits and gammon does not.
 NOT_ASCII_DIGITS = ["²", "³", "①", "٣", "۳", "३", "３", "𝟑", "⁵", "₂"]
@@ -59,7 +59,7 @@ def test_find_apply_and_parse_refuse_unicode_digits_with_invalid_move_error(text
     with pytest.raises(InvalidMoveError):
         Position().apply(text, (3, 1))
     with pytest.raises(InvalidMoveError):
-        movetext.parse_moves(text)
+        Play.parse(text)
 
 
 def test_match_play_refuses_unicode_digits_and_the_match_goes_on() -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gammon.errors import NotationError
 from gammon.notation import detect
-from gammon.notation.fibs import FibsBoard
+from gammon.state import FibsBoard
 from gammon.state import GameState, GameStatus
 from notation_strategies import fibs_boards, game_states
 

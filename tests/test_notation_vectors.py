@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gammon.notation import detect
-from gammon.notation.fibs import FibsBoard
+from gammon.state import FibsBoard
 from gammon.position import Color, Position
 from gammon.state import GameState, GameStatus
 

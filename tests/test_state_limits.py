@@ -19,7 +19,7 @@ from gammon.cli import main
 from gammon.errors import InvalidPositionError, NotationError
 from gammon.notation import MAX_CUBE, detect
 from gammon.notation import match_id as match_id_module
-from gammon.notation.fibs import FibsBoard
+from gammon.state import FibsBoard
 from gammon.position import Color, Position
 from gammon.state import MAX_SCORE, GameState, GameStatus, Resignation
 

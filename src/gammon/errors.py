@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def _rebuilt(cls: type[BaseException], args: tuple[object, ...]) -> BaseException:
     """An error of class ``cls`` with ``args``, made without calling its ``__init__`` (whose
@@ -46,11 +48,20 @@ class InvalidMoveError(GammonError, ValueError):
 
 
 class IllegalPlayError(GammonError, ValueError):
-    """A well-formed play that the rules do not allow for this position and roll."""
+    """A well-formed play that the rules do not allow for this position and roll; ``legal`` holds
+    the legal plays when the reader listed them."""
+
+    def __init__(self, message: str, *, legal: Sequence[object] = ()) -> None:
+        super().__init__(message)
+        self.legal = tuple(legal)
 
 
 class AmbiguousPlayError(IllegalPlayError):
-    """Short move text that matches more than one legal play."""
+    """Short move text that matches more than one legal play: ``candidates``."""
+
+    def __init__(self, message: str, *, candidates: Sequence[object] = ()) -> None:
+        super().__init__(message)
+        self.candidates = tuple(candidates)
 
 
 class IllegalActionError(GammonError):

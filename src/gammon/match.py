@@ -39,7 +39,8 @@ from .errors import (
     InvalidMoveError,
     NotYourTurnError,
 )
-from .play import BAR, OFF, LegalPlays, Move, Play, apply_moves
+from .play import BAR, OFF, Move, Play, apply_moves
+from .position import LegalPlays
 from .position import CHECKERS, Color, Position
 from .referee import (
     CubeState,

@@ -134,9 +134,7 @@ def _play_of(text: str | None, state: GameState) -> Play | None:
     try:
         if state.dice is not None:
             return state.position.legal_plays(*state.dice).find(text)
-        from ..notation import movetext
-
-        return movetext.parse_moves(text)
+        return Play.parse(text)
     except GammonError as error:
         raise ArgumentError(f"--play {text!r}: {error}") from None
 
@@ -261,7 +259,7 @@ def _answer_chunk(chunk: Sequence[batch.Question]) -> list[dict[str, Any]]:
         for i in range(len(rows)):
             if status[i] != position_id.OK:
                 n, text = chunk[rows[i]]
-                message = f"pid: expected {position_id._STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
+                message = f"pid: expected {position_id.STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
                 out[rows[i]] = batch.error(message, n, text)
         if good:
             dice = np.array([parsed[i][1:] for i in good], np.int64)

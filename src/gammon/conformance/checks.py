@@ -31,7 +31,8 @@ from pathlib import Path
 
 from ..engine.transport import BackgroundLoop, split_command
 from ..errors import EngineError, IllegalPlayError, InvalidMoveError
-from ..play import LegalPlays, Play
+from ..play import Play
+from ..position import LegalPlays
 from ..position import Color, Position
 from ..state import GameState
 from ..ubgi import INFO_NUMBERS, ErrorCode, Option, parse_info, parse_key_line, parse_option_line

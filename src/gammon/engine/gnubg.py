@@ -37,8 +37,8 @@ from ..errors import (
     IllegalEngineMoveError,
 )
 from ..evaluation import CubeDecision, Hint, Probabilities
-from ..notation import movetext
-from ..play import LegalPlays, Play
+from ..play import Play
+from ..position import LegalPlays
 from ..position import Position
 from ..state import GameState, GameStatus
 from ..ubgi import Option
@@ -352,7 +352,7 @@ class GnubgProtocol(EngineProtocol):
         hints = []
         for rank, (ply, text, equity, probabilities) in enumerate(rows[:count], start=1):
             try:
-                play = movetext.parse_play(text, legal)
+                play = legal.find(text)
             except GammonError as error:
                 raise IllegalEngineMoveError(
                     f"GNU Backgammon's play {text!r} is not legal in {where}: {error}") from None

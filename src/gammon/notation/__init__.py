@@ -21,6 +21,8 @@ NOTATIONS = ("bpn", "gnubgid", "position_id", "xgid", "fibs")
 
 #: The largest cube any notation gammon writes can carry: the Match ID keeps log2(cube) in 4 bits.
 MAX_CUBE = 1 << 15
+#: The longest match gammon plays and its notations carry.
+MAX_MATCH_LENGTH = 25
 
 #: The longest number :func:`whole_number` reads (leading zeros aside): far above every limit gammon
 #: checks, and below the 4,300 digits at which ``int()`` refuses to convert at all.
@@ -78,4 +80,4 @@ def detect(text: str) -> str:
     )
 
 
-__all__ = ["MAX_CUBE", "NOTATIONS", "NotationError", "detect", "whole_number"]
+__all__ = ["MAX_CUBE", "MAX_MATCH_LENGTH", "NOTATIONS", "NotationError", "detect", "whole_number"]

@@ -17,7 +17,8 @@ from ..cube.context import CubeContext, Owner
 from ..engine.gnubg import GnubgEngine
 from ..engine.simple import SimpleEngine
 from ..errors import UnsupportedFeatureError
-from ..play import LegalPlays, Play
+from ..play import Play
+from ..position import LegalPlays
 from ..position import Color, Position
 from ..state import GameState
 from ..ubgi import Option
