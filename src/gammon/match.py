@@ -40,8 +40,7 @@ from .errors import (
     NotYourTurnError,
 )
 from .play import BAR, OFF, Move, Play, apply_moves
-from .position import LegalPlays
-from .position import CHECKERS, Color, Position
+from .position import CHECKERS, Color, LegalPlays, Position
 from .referee import (
     CubeState,
     MatchScore,

@@ -23,8 +23,7 @@ import numpy as np
 
 from ..errors import InvalidPlayerError
 from ..play import Play
-from ..position import LegalPlays
-from ..position import Position
+from ..position import LegalPlays, Position
 from ..state import GameState
 from ..variant import STANDARD, Variant
 from ..cube.context import CubeContext

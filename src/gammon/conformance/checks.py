@@ -32,8 +32,7 @@ from pathlib import Path
 from ..engine.transport import BackgroundLoop, split_command
 from ..errors import EngineError, IllegalPlayError, InvalidMoveError
 from ..play import Play
-from ..position import LegalPlays
-from ..position import Color, Position
+from ..position import Color, LegalPlays, Position
 from ..state import GameState
 from ..ubgi import INFO_NUMBERS, ErrorCode, Option, parse_info, parse_key_line, parse_option_line
 from .connection import FIRST_SEARCH_S, Connection, Gone, Timeout, clip

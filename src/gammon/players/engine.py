@@ -14,12 +14,11 @@ import numpy as np
 
 from ..evaluation import CubeDecision, Hint, Response
 from ..cube.context import CubeContext, Owner
-from ..engine.gnubg import GnubgEngine
+from ..engine.simple import GnubgEngine
 from ..engine.simple import SimpleEngine
 from ..errors import UnsupportedFeatureError
 from ..play import Play
-from ..position import LegalPlays
-from ..position import Color, Position
+from ..position import Color, LegalPlays, Position
 from ..state import GameState
 from ..ubgi import Option
 
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 
 def open_engine(spec: PlayerSpec):
     """Start the engine a player spec names: a :class:`~gammon.engine.SimpleEngine` for
-    ``ubgi:CMD``, a :class:`~gammon.engine.gnubg.GnubgEngine` for ``gnubg:PLY``."""
+    ``ubgi:CMD``, a :class:`~gammon.engine.GnubgEngine` for ``gnubg:PLY``."""
     if spec.name == "gnubg":
         return GnubgEngine.popen(ply=spec.ply)
     if spec.name == "ubgi":

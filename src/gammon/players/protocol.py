@@ -9,8 +9,7 @@ import numpy as np
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision, Hint, Response
 from ..play import Play
-from ..position import LegalPlays
-from ..position import Position
+from ..position import LegalPlays, Position
 from ..state import GameState
 
 

@@ -19,8 +19,7 @@ from ..bots import Bot
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision, Hint, Probabilities, Response
 from ..play import Play
-from ..position import LegalPlays
-from ..position import Position
+from ..position import LegalPlays, Position
 from ..state import GameState
 from .run import RolloutError, RolloutResult
 from .trial import Roller
