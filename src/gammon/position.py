@@ -5,8 +5,8 @@ from __future__ import annotations
 import enum
 import functools
 import numbers
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, cast
 
 from .board import CHECKERS, OFF, POINTS, Color, flip_into
 from .errors import IllegalPlayError, InvalidMoveError, InvalidPositionError, NotationError
@@ -267,7 +267,7 @@ def _counts(given: object, what: str, size: int, layout: str = "bars and 24 poin
     ordered = isinstance(given, Sequence) or (hasattr(given, "__len__") and hasattr(given, "__getitem__"))
     if not ordered or isinstance(given, (str, bytes, bytearray, Mapping)):
         raise InvalidPositionError(f"{expected}, got {type(given).__name__} {_shown(given)}")
-    items = list(given)  # type: ignore[call-overload]
+    items = list(cast("Iterable[int]", given))  # ordered and sized, as checked just above; each item below
     if len(items) != size:
         raise InvalidPositionError(f"{what}: expected {size} entries ({layout}), got {len(items)}")
     for i, item in enumerate(items):

@@ -164,7 +164,8 @@ class TwoSidedTable:
     ) -> tuple[float, float, float, float]:
         """(cubeless, cube owned, centred, opponent owns) equities of the side on roll."""
         raw = self.raw(on_roll, opponent)
-        return tuple(float(to_equity(int(v))) for v in raw)  # type: ignore[return-value]
+        cubeless, owned, centred, opponent_owns = (float(to_equity(int(v))) for v in raw)
+        return cubeless, owned, centred, opponent_owns
 
     def p_win(self, on_roll: int | Sequence[int], opponent: int | Sequence[int]) -> float:
         """Cubeless probability that the side on roll wins."""

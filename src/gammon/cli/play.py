@@ -33,7 +33,7 @@ def key_reader() -> Callable[[str], str]:
     require("prompt_toolkit", "single keys")
     from prompt_toolkit import PromptSession
     from prompt_toolkit.filters import Condition
-    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
     session: PromptSession[str] = PromptSession(erase_when_done=True)
     bindings = KeyBindings()
@@ -41,7 +41,7 @@ def key_reader() -> Callable[[str], str]:
 
     def bind(keys: tuple[str, ...], token: str) -> None:
         @bindings.add(*keys, filter=empty, eager=True)
-        def _(event) -> None:  # type: ignore[no-untyped-def]
+        def _(event: KeyPressEvent) -> None:
             event.app.exit(result=f"<{token}>")
 
     sequences = {"a-left": ("escape", "left"), "a-right": ("escape", "right"), "a-up": ("escape", "up"),

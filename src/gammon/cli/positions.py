@@ -94,10 +94,10 @@ def read_dice(values: list[str], state: GameState) -> tuple[int, int]:
         return state.dice
     if len(values) == 1 and len(values[0]) == 2:
         values = list(values[0])  # "31"
-    dice = [whole_number(v, 1, 6) for v in values]
-    if len(dice) != 2 or None in dice:
+    dice = [die for die in (whole_number(v, 1, 6) for v in values) if die is not None]
+    if len(values) != 2 or len(dice) != 2:
         raise ArgumentError(f"DIE: expected two dice 1-6 (e.g. 3 1), got {' '.join(values) or 'nothing'!r}")
-    return dice[0], dice[1]  # type: ignore[return-value]
+    return dice[0], dice[1]
 
 
 # -- commands ----------------------------------------------------------------------------------
@@ -220,13 +220,13 @@ def _read_line(line: str) -> tuple[str, int, int]:
         if len(fields) != 3:
             raise ValueError(f"line: expected 'POSITIONID D1 D2' (3 fields), got {len(fields)}")
         pid = fields[0]
-        first, second = _DIE.get(fields[1]), _DIE.get(fields[2])
-        for name, die, value in (("d1", fields[1], first), ("d2", fields[2], second)):
-            if value is None:
+        for name, die in (("d1", fields[1]), ("d2", fields[2])):
+            if die not in _DIE:
                 raise ValueError(f"{name}: expected a die 1-6, got {die[:20]!r}")
+        first, second = _DIE[fields[1]], _DIE[fields[2]]
     if len(pid) != position_id.ID_LENGTH or not pid.isascii():
         raise ValueError(f"pid: expected 14 base64 characters, got {pid[:40]!r}")
-    return pid, first, second  # type: ignore[return-value]
+    return pid, first, second
 
 
 def answer_lines(questions: Sequence[batch.Question]) -> list[dict[str, Any]]:
@@ -269,7 +269,7 @@ def _answer_chunk(chunk: Sequence[batch.Question]) -> list[dict[str, Any]]:
                 found = sorted(ids[14 * r : 14 * r + 14] for r in range(offsets[j], offsets[j + 1]))
                 pid, d1, d2 = parsed[i]
                 out[rows[i]] = batch.answer({"pid": pid, "dice": [d1, d2], "results": found}, chunk[rows[i]][1])
-    return out  # type: ignore[return-value]
+    return [item for item in out if item is not None]  # every line has its answer or its error by now
 
 
 def run_batch(stdin: IO[bytes] | IO[str] | Iterable[str], stdout: IO[str]) -> int:

@@ -131,9 +131,10 @@ def parse_journeys(text: str) -> list[Journey]:
             raise InvalidMoveError(f"bad move {token!r}: expected e.g. 24/18, 13/10(2), bar/22*, 6/off")
         count = 1
         if match["count"] is not None:
-            count = whole_number(match["count"], 1, _MAX_MOVES)  # type: ignore[assignment]
-            if count is None:
+            repeat = whole_number(match["count"], 1, _MAX_MOVES)
+            if repeat is None:
                 raise InvalidMoveError(f"bad move {token!r}: a repeat count is 2, 3 or 4, as in 13/10(2)")
+            count = repeat
         parts = match["path"].split("/")
         if len(parts) < 2:
             raise InvalidMoveError(f"bad move {token!r}: expected from/to, e.g. 24/18")

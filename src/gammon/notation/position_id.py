@@ -27,6 +27,10 @@ from ._position_id_steps import (
 if TYPE_CHECKING:
     import numpy as np
 
+__all__ = ["BAD_CHARACTER", "BOTH_COLOURS", "ID_LENGTH", "OK", "PADDING_NOT_ZERO", "STATUS_TEXT", "TOO_MANY_BITS",
+           "TOO_MANY_CHECKERS", "board_to_key", "decode", "decode_batch", "encode", "encode_batch", "key_to_board",
+           "key_to_text", "text_to_key"]
+
 #: What each status code of the decoding steps says was expected.
 STATUS_TEXT = {
     BAD_CHARACTER: "14 characters of the base64 alphabet A-Z a-z 0-9 + /",

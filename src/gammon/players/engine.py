@@ -184,12 +184,11 @@ class EnginePlayer:
         """The engine's cube decision with its equities (no double, double/take, double/pass),
         for engines whose cube answer reports them (gammon's engine, GNU Backgammon)."""
         answer = self.engine.cube(state_of(board, context))
-        equities = (answer.no_double, answer.double_take, answer.double_pass)
-        if any(value is None for value in equities):
+        nd, dt, dp = answer.no_double, answer.double_take, answer.double_pass
+        if nd is None or dt is None or dp is None:
             raise UnsupportedFeatureError(
                 "unsupported_feature", f"{self.name} gives no cube equities (nd, dt, dp) with its cube answer")
-        return CubeDecision.from_equities(*equities, available=context.can_double,  # type: ignore[arg-type]
-                                          redouble=context.owner is Owner.ME)
+        return CubeDecision.from_equities(nd, dt, dp, available=context.can_double, redouble=context.owner is Owner.ME)
 
     def hints(self, position: Position | GameState, d1: int, d2: int) -> list[Hint]:
         """Every legal play of the roll as the engine ranks it (as many as it will rank)."""

@@ -103,10 +103,13 @@ def read_mat(text: str) -> MatchRecord:
                           f"found {line.strip()!r}")
     if length is None:
         raise RecordError("", "no ' N point match' line: not a .mat file")
+    scores: list[tuple[int, int]] = []
     for index, game in enumerate(games, 1):
         if game.score is None:
             raise RecordError(f"line {game.line}", f"game {index} has no score line 'NAME : N   NAME : N'")
-    black, white = games[0].names if games else ("black", "white")  # type: ignore[misc]
+        scores.append(game.score)
+    names = games[0].names if games else None  # set with the score line
+    black, white = names or ("black", "white")
     parsed = _rules(rules, length)
     if "Beaver" not in rules and any(isinstance(a, Action) and a.kind == ActionKind.BEAVER
                                      for g in games for a in g.actions):
@@ -114,18 +117,18 @@ def read_mat(text: str) -> MatchRecord:
     candidates = [parsed]
     if length == 0 and "Jacoby" not in rules:
         candidates.append(Rules(parsed.crawford, True, parsed.beavers, parsed.cube_limit))  # unsaid: try both
-    first = games[0].score if games else (0, 0)
+    first = scores[0] if scores else (0, 0)
     # A record that starts at a score with one side 1-away starts with the Crawford game, most
     # likely (the file cannot say): tried first, then as a game after it.
     crawford = [True, False] if parsed.crawford and length > 1 and list(first).count(length - 1) == 1 else [False]
-    candidates = [(rules_, c) for rules_ in candidates for c in crawford]
-    for attempt, (candidate, start_crawford) in enumerate(candidates):
+    attempts = [(rules_, c) for rules_ in candidates for c in crawford]
+    for attempt, (candidate, start_crawford) in enumerate(attempts):
         try:
-            return build(white, black, length, candidate, [(g.score, g.actions, g.declared) for g in games],
-                         start_score=first, start_crawford=start_crawford,  # type: ignore[arg-type]
+            return build(white, black, length, candidate, [(s, g.actions, g.declared) for s, g in zip(scores, games)],
+                         start_score=first, start_crawford=start_crawford,
                          metadata=metadata, moves=[g.moves for g in games])
         except RecordError:
-            if attempt + 1 == len(candidates):
+            if attempt + 1 == len(attempts):
                 raise
     raise AssertionError("unreachable")
 
@@ -172,9 +175,11 @@ def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
             raise RecordError(where, f"expected row 1, found row {row}")
     if len(cells) > 2:
         raise RecordError(where, "a row holds at most two turns, black's then white's")
+    first = game.first
+    assert first is not None  # set by the game's first row, just above
     for _, words in cells:
-        color = game.first if game.cells % 2 == 0 else game.first.other  # type: ignore[union-attr]
-        _read_cell(game, color, words, row, where)  # type: ignore[arg-type]
+        color = first if game.cells % 2 == 0 else first.other
+        _read_cell(game, color, words, row, where)
         game.cells += 1
     if wins is not None:
         game.declared = (Color.WHITE if wins.start() > _COLUMN // 2 else Color.BLACK, int(wins.group(1)))
@@ -265,8 +270,8 @@ def _rows(actions: tuple[Action, ...]) -> list[str]:
             continue
         if kind == ActionKind.PLAY:
             dice = actions[index - 1].dice
-            assert dice is not None
-            steps = [f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in action.play.moves]  # type: ignore[union-attr]
+            assert dice is not None and action.play is not None
+            steps = [f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in action.play.moves]
             cells.append(f"{dice[0]}{dice[1]}: " + "".join(s + " " for s in steps).rstrip(" " if len(steps) == 4 else ""))
         elif kind == ActionKind.DOUBLE:
             cells.append(f" Doubles => {2 * _cube_before(actions, index)}")

@@ -328,9 +328,9 @@ def _nodes(game: GameRecord, jacoby: bool) -> list[str]:
             nodes.append(f"GR[{action}]{note}")
         elif kind == ActionKind.PLAY:
             dice = actions[index - 1].dice
-            assert dice is not None and action.play is not None
-            steps = "".join(_letter(m.source, action.color) + _letter(m.target, action.color)  # type: ignore[arg-type]
-                            for m in action.play.moves)
+            assert dice is not None and action.play is not None and action.color is not None
+            color = action.color
+            steps = "".join(_letter(m.source, color) + _letter(m.target, color) for m in action.play.moves)
             nodes.append(f"{letter}[{dice[0]}{dice[1]}{steps}]{note}")
         elif kind == ActionKind.BEAVER:  # as GNU Backgammon writes it: a double back, taken by the doubler
             notes = game.notes.get(index, ())
