@@ -1,7 +1,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint bench install gnubg chromium
+.PHONY: run test lint bench install install-check gnubg chromium
 
 $(VENV)/.created:
 	python3 -m venv $(VENV)
@@ -42,6 +42,15 @@ lint: install
 
 test: lint gnubg chromium
 	$(PY) -m pytest
+
+# The library alone, as `pip install gammon` gives it: a throw-away virtual environment with no
+# extra, in which the README's examples must run (the `gammon` command on PATH, as installed).
+install-check:
+	rm -rf $(VENV)-alone
+	python3 -m venv $(VENV)-alone
+	$(VENV)-alone/bin/python -m pip install -q .
+	PATH="$(CURDIR)/$(VENV)-alone/bin:$$PATH" $(VENV)-alone/bin/python -m doctest README.md
+	rm -rf $(VENV)-alone
 
 bench: install $(VENV)/.installed-bench $(VENV)/.installed-train
 	$(PY) bench/movegen.py

@@ -350,7 +350,7 @@ def test_show_png_without_cairosvg_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg raises ImportError
     status, _, err = run(["show", "4HPwATDgc/ABMA", "--png", str(tmp_path / "b.png")], capsys)
-    assert status == 1 and "pip install gammon[png]" in err and err.count("\n") == 1
+    assert status == 1 and "pip install 'gammon[png]'" in err and err.count("\n") == 1
     assert not (tmp_path / "b.png").exists()
 
 

@@ -10,6 +10,7 @@ from typing import IO, Any
 
 from .. import diagram
 from ..errors import GammonError
+from ..extras import require
 from . import batch
 from ..notation import position_id, whole_number
 from ..play import Play
@@ -142,10 +143,11 @@ def _play_of(text: str | None, state: GameState) -> Play | None:
 def _png(picture: str) -> bytes:
     """The SVG rendered by cairosvg, the optional dependency ``gammon[png]``."""
     try:
-        import cairosvg
-    except (ImportError, OSError) as error:  # OSError: the package is there but not the cairo library
-        raise ArgumentError(f"--png needs cairosvg and the cairo library ({error}): pip install gammon[png]") from None
-    return cairosvg.svg2png(bytestring=picture.encode("utf-8"))
+        cairosvg = require("cairosvg", "--png")  # MissingExtraError names gammon[png]
+    except OSError as error:  # the package is there but not the cairo library it loads
+        raise ArgumentError(f"--png needs the cairo library, which cairosvg could not load ({error})") from None
+    png: bytes = cairosvg.svg2png(bytestring=picture.encode("utf-8"))
+    return png
 
 
 def _write(option: str, path: str, data: bytes) -> None:
