@@ -183,12 +183,6 @@ class Analysis:
             ],
         }
 
-    def html(self) -> str:
-        """One self-contained HTML page: every move's board, the plays, the course of the match."""
-        from .html import report
-
-        return report(self)
-
 
 # -- the work -------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)

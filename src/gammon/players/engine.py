@@ -8,25 +8,32 @@ first question (so duel workers each start their own) and stops with :meth:`clos
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from ..evaluation import CubeDecision, Hint, Response
 from ..cube.context import CubeContext, Owner
-from ..engine.simple import GnubgEngine
-from ..engine.simple import SimpleEngine
+from ..engine.simple import GnubgEngine, SimpleEngine
 from ..errors import UnsupportedFeatureError
 from ..play import Play
 from ..position import Color, LegalPlays, Position
 from ..state import GameState
 from ..ubgi import Option
 
-if TYPE_CHECKING:
-    from .names import PlayerSpec
+class EngineSpec(Protocol):
+    """What names an external engine: ``gnubg:PLY`` or ``ubgi:CMD`` (a parsed
+    :class:`~gammon.players.names.PlayerSpec` is one; its ``str()`` is the player's name)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def command(self) -> str: ...
 
 
-def open_engine(spec: PlayerSpec):
+def open_engine(spec: EngineSpec) -> SimpleEngine:
     """Start the engine a player spec names: a :class:`~gammon.engine.SimpleEngine` for
     ``ubgi:CMD``, a :class:`~gammon.engine.GnubgEngine` for ``gnubg:PLY``."""
     if spec.name == "gnubg":
@@ -85,7 +92,7 @@ class EnginePlayer:
     without is said in :attr:`notes`, one line each, for the duel to report.
     """
 
-    def __init__(self, spec: PlayerSpec) -> None:
+    def __init__(self, spec: EngineSpec) -> None:
         self.spec = spec
         self.name = str(spec)
         self.ply = spec.ply
