@@ -94,6 +94,20 @@ def test_a_command_that_needs_the_server_says_so_in_one_line() -> None:
         assert "Traceback" not in result.stderr
 
 
+def test_single_keys_without_prompt_toolkit_name_the_extra() -> None:
+    """``gammon play`` in a terminal falls back on typed words (it says why); ``--keys`` fails in one line."""
+    result = _without_extras("""
+        from gammon.cli.play import key_reader
+        from gammon.extras import MissingExtraError
+        try:
+            key_reader()
+        except MissingExtraError as error:
+            print(error.extra, "|", error)
+    """)
+    expected = "server | single keys needs prompt_toolkit, which is not installed: pip install 'gammon[server]'"
+    assert result.stdout.strip() == expected
+
+
 def test_a_command_that_needs_no_extra_runs() -> None:
     result = _command("convert", "4HPwATDgc/ABMA:cIkFAAAAAAAA", "--to", "xgid")
     assert result.returncode == 0, result.stderr
