@@ -1,8 +1,10 @@
 """Text notations for positions, games and moves, and telling them apart.
 
-One module per notation, each a ``parse``/``format`` pair (``FibsBoard.parse``/``text``
-for FIBS, which carries more than a GameState); users reach them through
-:class:`~gammon.state.GameState` (``GameState.from_xgid(s)``, ``state.xgid()``, ...).
+One module per notation, each a ``parse``/``format`` pair on plain fields
+(:class:`~gammon.notation.fields.GameFields`; :class:`~gammon.notation.fibs.FibsFields` for FIBS,
+which carries more), below the value types: users reach them through
+:class:`~gammon.state.GameState` (``GameState.from_xgid(s)``, ``state.xgid()``, ...), which checks
+what the fields say. Move text reads and writes plain steps; ``Play`` and ``LegalPlays`` call it.
 """
 
 from __future__ import annotations
