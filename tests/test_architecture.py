@@ -145,12 +145,6 @@ def test_no_cycle_between_packages() -> None:
 #: drawn by gammon.svg, which sits above the value types; the method imports it when called.
 PICTURES = {("gammon.position", "gammon.svg", "_repr_svg_"), ("gammon.state", "gammon.svg", "_repr_svg_")}
 
-#: Cycles between modules outside the core that are still to be untangled; none may be added.
-KNOWN_CYCLES = [
-    {"gammon.record.mat", "gammon.record.model", "gammon.record.sgf"},  # MatchRecord.read/mat/sgf call the formats
-]
-
-
 def module_of(target: str, modules: set[str]) -> str:
     """The module an import names (``gammon.notation.MAX_CUBE`` is in gammon.notation)."""
     while target not in modules and "." in target:
@@ -210,13 +204,9 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 
 def test_no_cycle_between_modules() -> None:
-    """Inside the core above all: value types and notations, kernels and their steps import one way."""
-    found = cycles(module_graph())
-    new = [sorted(c) for c in found if c not in KNOWN_CYCLES]
-    assert not new, "modules that import each other (lazy imports included):\n" + "\n".join(map(str, new))
-    untangled = [sorted(c) for c in KNOWN_CYCLES if c not in found]
-    assert not untangled, f"no longer cycles, remove from KNOWN_CYCLES: {untangled}"
-    assert all(unit_of(next(iter(c))) not in CORE for c in KNOWN_CYCLES)
+    """Value types and notations, records and their formats, kernels and their steps: one way."""
+    found = [sorted(c) for c in cycles(module_graph())]
+    assert not found, "modules that import each other (lazy imports included):\n" + "\n".join(map(str, found))
 
 
 def test_cycles_are_found() -> None:

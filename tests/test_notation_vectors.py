@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from gammon.notation import detect
-from gammon.state import FibsBoard
 from gammon.position import Color, Position
-from gammon.state import GameState, GameStatus
+from gammon.state import FibsBoard, GameState, GameStatus
 
 VECTORS = sorted((Path(__file__).parent / "vectors" / "ids").glob("*.json"))
 CASES = [json.loads(path.read_text()) for path in VECTORS]

@@ -19,9 +19,8 @@ from gammon.cli import main
 from gammon.errors import InvalidPositionError, NotationError
 from gammon.notation import MAX_CUBE, detect
 from gammon.notation import match_id as match_id_module
-from gammon.state import FibsBoard
 from gammon.position import Color, Position
-from gammon.state import MAX_SCORE, GameState, GameStatus, Resignation
+from gammon.state import MAX_SCORE, FibsBoard, GameState, GameStatus, Resignation
 
 OPENING_BPN = "b4E1C3eE3c1e4B-w0b0-w31-n10-0:0:7"
 OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10"

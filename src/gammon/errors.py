@@ -26,7 +26,13 @@ class GammonError(Exception):
 
 
 class InvalidPositionError(GammonError, ValueError):
-    """A position that cannot exist (too many checkers, both colours on a point, ...)."""
+    """A position or game state that cannot exist (too many checkers, both colours on a point, a
+    1-cube owned, ...); ``field`` names the GameState field at fault when one is (a notation's
+    reader then names its own field that carries it)."""
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class NotationError(GammonError, ValueError):

@@ -28,16 +28,9 @@ def _whole(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-class _InvalidField(InvalidPositionError):
-    """An InvalidPositionError that also says which field is wrong, so a notation's error can name it."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field_name
-
-
 def _invalid(field_name: str, message: str) -> InvalidPositionError:
-    return _InvalidField(field_name, message)
+    """An InvalidPositionError that also says which field is wrong, so a notation's error can name it."""
+    return InvalidPositionError(message, field=field_name)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -234,7 +227,7 @@ class GameState:
                        status=game.status,  # type: ignore[arg-type]  # None: as the position implies (see the field)
                        variant=game.variant)
         except InvalidPositionError as error:
-            name, part = game.source(getattr(error, "field", ""))
+            name, part = game.source(error.field)
             raise NotationError(game.notation, name, part, f"a consistent game ({error})") from None
 
     def to_fields(self) -> GameFields:
@@ -284,7 +277,7 @@ class GameState:
         return cls.from_fields(match_id.parse_gnubg_id(text))
 
     def gnubg_id(self) -> str:
-        """GNU Backgammon's ``POSID:MATCHID``; it does not carry beavers or cube limit."""
+        """GNU Backgammon's ``POSID:MATCHID``; it does not carry beavers, the cube limit or the rule variant."""
         return match_id.format_gnubg_id(self.to_fields())
 
     @classmethod

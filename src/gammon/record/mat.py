@@ -13,7 +13,7 @@ import re
 
 from ..match import Action, ActionKind
 from ..position import Color
-from .model import MatchRecord, RecordError, Rules, build
+from .fields import RecordError, RecordFields, RecordView, Rules, beavered
 
 __all__ = ["read_mat", "write_mat"]
 
@@ -47,8 +47,12 @@ class _Game:
         self.declared: tuple[Color, int] | None = None
 
 
-def read_mat(text: str) -> MatchRecord:
-    """Read ``.mat`` text; any line that is not what the format allows is a RecordError naming it."""
+def read_mat(text: str) -> list[RecordFields]:
+    """Read ``.mat`` text; any line that is not what the format allows is a RecordError naming it.
+
+    The file leaves some things unsaid (beavers, the Jacoby rule in money play, whether it starts
+    with the Crawford game): the readings it allows, most likely first, for the record to replay
+    in turn (:meth:`MatchRecord.from_mat <gammon.record.MatchRecord.from_mat>`)."""
     text = text.removeprefix("\ufeff")
     metadata: dict[str, str] = {}
     rules: dict[str, str] = {}
@@ -121,16 +125,10 @@ def read_mat(text: str) -> MatchRecord:
     # A record that starts at a score with one side 1-away starts with the Crawford game, most
     # likely (the file cannot say): tried first, then as a game after it.
     crawford = [True, False] if parsed.crawford and length > 1 and list(first).count(length - 1) == 1 else [False]
-    attempts = [(rules_, c) for rules_ in candidates for c in crawford]
-    for attempt, (candidate, start_crawford) in enumerate(attempts):
-        try:
-            return build(white, black, length, candidate, [(s, g.actions, g.declared) for s, g in zip(scores, games)],
-                         start_score=first, start_crawford=start_crawford,
+    played = [(s, g.actions, g.declared) for s, g in zip(scores, games)]
+    return [RecordFields(white, black, length, candidate, played, start_score=first, start_crawford=start_crawford,
                          metadata=metadata, moves=[g.moves for g in games])
-        except RecordError:
-            if attempt + 1 == len(attempts):
-                raise
-    raise AssertionError("unreachable")
+            for candidate in candidates for start_crawford in crawford]
 
 
 def _rules(tags: dict[str, str], length: int) -> Rules:
@@ -222,7 +220,7 @@ def _read_cell(game: _Game, color: Color, words: list[str], row: int, where: str
 
 
 # -- writing ----------------------------------------------------------------------------------
-def write_mat(record: MatchRecord) -> str:
+def write_mat(record: RecordView) -> str:
     """The record laid out as GNU Backgammon exports ``.mat``; :func:`read_mat` reads it back the same."""
     lines: list[str] = []
     meta = record.metadata
@@ -234,7 +232,7 @@ def write_mat(record: MatchRecord) -> str:
         lines.append(f'; [Crawford "{"On" if rules.crawford else "Off"}"]')
     if rules.jacoby:
         lines.append('; [Jacoby "On"]')
-    if rules.beavers and not _beavered(record):  # a beaver played says so itself
+    if rules.beavers and not beavered(record):  # a beaver played says so itself
         lines.append('; [Beaver "On"]')
     if rules.cube_limit is not None:
         lines.append(f'; [CubeLimit "{rules.cube_limit}"]')
@@ -290,10 +288,6 @@ def _rows(actions: tuple[Action, ...]) -> list[str]:
         gap = " " if right and len(left) >= _COLUMN else ""  # a long play still leaves white's column apart
         rows.append(f"{row // 2 + 1:3d}) {left:<{_COLUMN}}{gap}{right}")
     return rows
-
-
-def _beavered(record: MatchRecord) -> bool:
-    return any(a.kind == ActionKind.BEAVER for g in record.games for a in g.actions)
 
 
 def _cube_before(actions: tuple[Action, ...], index: int) -> int:
