@@ -1,15 +1,21 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test bench install gnubg chromium
+.PHONY: run test lint bench install install-check gnubg chromium
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.created:
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
-install: $(VENV)/.installed
+# One stamp per extra installed: `make run` needs the server, `make test` the test tools too.
+$(VENV)/.installed-%: pyproject.toml $(VENV)/.created
+	$(PY) -m pip install -q -e '.[$*]'
+	touch $@
+
+install: $(VENV)/.installed-test
+
+.PRECIOUS: $(VENV)/.installed-%
 
 # GNU Backgammon is optional for gammon; the tests drive it as an external engine.
 gnubg:
@@ -26,14 +32,27 @@ chromium:
 	  (echo "make: cannot install chromium (apt-get install chromium, as root)"; exit 1)
 
 # The game server on an embedded SQLite database, bots ready: open the address it prints.
-run: install
+run: $(VENV)/.installed-server
 	$(VENV)/bin/gammon serve
 
-test: install gnubg chromium
+# The linter and the type checker (their settings are in pyproject.toml), before the suite.
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
+test: lint gnubg chromium
 	$(PY) -m pytest
 
-bench: install
-	$(PY) -m pip install -q -e '.[bench,train]'
+# The library alone, as `pip install gammon` gives it: a throw-away virtual environment with no
+# extra, in which the README's examples must run (the `gammon` command on PATH, as installed).
+install-check:
+	rm -rf $(VENV)-alone
+	python3 -m venv $(VENV)-alone
+	$(VENV)-alone/bin/python -m pip install -q .
+	PATH="$(CURDIR)/$(VENV)-alone/bin:$$PATH" $(VENV)-alone/bin/python -m doctest README.md
+	rm -rf $(VENV)-alone
+
+bench: install $(VENV)/.installed-bench $(VENV)/.installed-train
 	$(PY) bench/movegen.py
 	$(PY) bench/engine.py
 	$(PY) bench/bearoff.py

@@ -20,8 +20,8 @@ import time
 
 from gammon import GameState, Position
 from gammon.players import load_player
-from gammon.engine import Limit, SimpleEngine
-from gammon.engine.gnubg import GnubgEngine, find_gnubg
+from gammon.engine import GnubgEngine, Limit, SimpleEngine
+from gammon.engine.gnubg import find_gnubg
 
 #: The movetime asked for, and the positions asked about, in the movetime rows.
 MOVETIME_S = 0.2

@@ -55,6 +55,6 @@ def check_position(position: Position, source: str) -> None:
         raise violation(f"{source}: Position ID {written!r} reads back as {again!r}, not {position!r}")
 
 
-def pick(data: bytes, items: tuple):  # noqa: ANN201
+def pick(data: bytes, items: tuple):
     """One of ``items``, chosen by the input (the same input, the same choice)."""
     return items[zlib.crc32(data) % len(items)]

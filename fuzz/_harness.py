@@ -161,7 +161,7 @@ class Reader:
     def below(self, n: int) -> int:
         return self.byte() % n if n > 0 else 0
 
-    def choice(self, items: list | tuple):  # noqa: ANN201 - any element type
+    def choice(self, items: list | tuple):  # any element type
         return items[self.below(len(items))]
 
     def rest(self) -> bytes:
@@ -277,7 +277,7 @@ def mutated(seed: bytes, edits: list[tuple[int, int, int]]) -> bytes:
     return bytes(data)
 
 
-def strategy(name: str):  # noqa: ANN201 - a Hypothesis strategy of bytes
+def strategy(name: str):  # a Hypothesis strategy of bytes
     """Arbitrary bytes, arbitrary text, and the seeds with a few mutations."""
     from hypothesis import strategies as st
 

@@ -7,7 +7,7 @@ import _harness
 from gammon.errors import GammonError
 
 
-def snapshot(match) -> tuple:  # noqa: ANN001
+def snapshot(match) -> tuple:
     """Everything an action may change; reading it must not fail."""
     try:
         state = repr(match.state)
@@ -25,14 +25,14 @@ def snapshot(match) -> tuple:  # noqa: ANN001
     )
 
 
-def unchanged(match, before: tuple, what: str) -> None:  # noqa: ANN001
+def unchanged(match, before: tuple, what: str) -> None:
     after = snapshot(match)
     if after != before:
         changes = [f"{b!r} -> {a!r}" for b, a in zip(before, after) if a != b]
         raise _harness.violation(f"{what} was refused but changed the match: {'; '.join(changes)}")
 
 
-def check_history(match) -> None:  # noqa: ANN001
+def check_history(match) -> None:
     """Every recorded roll is two dice 1-6; an opening roll's first die (the winner's) is the higher."""
     for action in match.history:
         dice = action.dice
@@ -44,7 +44,7 @@ def check_history(match) -> None:  # noqa: ANN001
             raise _harness.violation(f"an opening roll that no one can win was taken: {str(action)!r}")
 
 
-def check_replay(match) -> None:  # noqa: ANN001
+def check_replay(match) -> None:
     """The history is possible, and its text lines, replayed from the start, give the same match."""
     from gammon import Match
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _harness  # noqa: E402
+import _harness
 
 VECTORS = _harness.FUZZ.parent / "tests" / "vectors"
 
@@ -44,7 +44,7 @@ def ids() -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((VECTORS / "ids").glob("*.json"))]
 
 
-def states():  # noqa: ANN201 - the vectors' games and a few more, as GameStates
+def states():  # the vectors' games and a few more, as GameStates
     from gammon import GameState, Position, Resignation
 
     found = [(case["name"], GameState.from_gnubg_id(case["gnubgid"])) for case in ids()]
@@ -233,11 +233,15 @@ def ubgi_seeds() -> list[tuple[str, str]]:
         ("turn", session + "dice 6 5\ngo role turn depth 0\n"),
         ("xgid", hello + f"position xgid {case['xgid']}\ndice 4 2\ngo\n"),
         ("bpn", hello + "newsession type match length 7\nposition bpn b4E1C3eE3c1e4B-w0b0-w31-n10-0:0:7\ngo role cube\neval\n"),
-        ("settings-v01", hello + "setoption name MultiPV value 3\nsetoption name Player value pubeval:0:beginner\n" + session[len(hello):] + "dice 2 1\ngo\n"),
-        ("settings-v02", hello + "set engine.multipv 2\nset engine.ply 1\nget engine.player\nposition gnubgid 4HPwATDgc/ABMA\ndice 6 4\ngo\n"),
-        ("score-and-cube", hello + "newsession type match length 5\nsetscore 2 1\nsetcube value 2 owner p0\nsetturn p1\nposition gnubgid 4HPwATDgc/ABMA\ngo role cube\n"),
+        ("settings-v01", hello + "setoption name MultiPV value 3\nsetoption name Player value pubeval:0:beginner\n"
+         + session[len(hello):] + "dice 2 1\ngo\n"),
+        ("settings-v02", hello + "set engine.multipv 2\nset engine.ply 1\nget engine.player\n"
+         "position gnubgid 4HPwATDgc/ABMA\ndice 6 4\ngo\n"),
+        ("score-and-cube", hello + "newsession type match length 5\nsetscore 2 1\nsetcube value 2 owner p0\nsetturn p1\n"
+         "position gnubgid 4HPwATDgc/ABMA\ngo role cube\n"),
         ("stop", session + "dice 3 1\ngo movetime 50\nstop\nisready\n"),
-        ("bad-commands", "position fen x\nposition gnubgid !!!\ndice 7 7\ngo role sideways\nnewsession type blitz\nset nonsense 1\nfoo\n"),
+        ("bad-commands", "position fen x\nposition gnubgid !!!\ndice 7 7\ngo role sideways\nnewsession type blitz\n"
+         "set nonsense 1\nfoo\n"),
         ("nul-and-crlf", "ubgi\r\nis\x00ready\r\n\r\n"),
         ("issue13-dice-superscript", session + "dice ² 1\n"),
         ("issue13-setscore-superscript", hello + "newsession type match length 7\nsetscore ² 0\n"),
@@ -255,7 +259,7 @@ def ubgi_seeds() -> list[tuple[str, str]]:
 # -- the match ---------------------------------------------------------------------------------
 def match_seeds() -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
     from gammon import Match, SeededDice
-    import match_actions  # noqa: F401 - its reader layout is what the programs below are for
+    import match_actions  # its reader layout is what the programs below are for
 
     actions = []
     rng = random.Random(2026)

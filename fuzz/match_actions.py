@@ -38,7 +38,7 @@ def make_match(reader: _harness.Reader) -> Match:
     return Match(length, dice=SeededDice(reader.byte()), **options)
 
 
-def color(reader: _harness.Reader):  # noqa: ANN201
+def color(reader: _harness.Reader):
     return reader.choice(ODD) if reader.byte() < 16 else reader.choice(COLORS)
 
 

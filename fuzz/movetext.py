@@ -12,7 +12,7 @@ from _checks import POSITIONS, pick
 
 from gammon import Position
 from gammon.errors import GammonError
-from gammon.notation.movetext import parse_moves
+from gammon.play import Play
 
 
 def setup(data: bytes) -> tuple[Position, tuple[int, int], str]:
@@ -48,17 +48,17 @@ def fuzz_one_input(data: bytes) -> None:
         if legal.parse_ubgi(play.ubgi()) != play:
             raise _harness.violation(f"UBGI {text!r}: {play.ubgi()!r} reads back as another play")
     try:
-        moves = parse_moves(text)
+        moves = Play.parse(text)
     except GammonError:
         return
     written = str(moves)
     try:
-        parse_moves(written)
+        Play.parse(written)
     except Exception as error:  # noqa: BLE001
         raise _harness.violation(f"move text {text!r} is written {written!r}, which is refused: {error!r}") from None
 
 
-def check_found(position: Position, dice: tuple[int, int], legal, text: str) -> None:  # noqa: ANN001
+def check_found(position: Position, dice: tuple[int, int], legal, text: str) -> None:
     try:
         play = legal.find(text)
     except GammonError:

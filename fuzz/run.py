@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _harness  # noqa: E402
+import _harness
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,10 +6,9 @@ import string
 
 from hypothesis import strategies as st
 
-from gammon.notation.fibs import FibsBoard
 from gammon.position import Color, Position
 from gammon.notation import MAX_CUBE
-from gammon.state import MAX_MATCH_LENGTH, MAX_SCORE, GameState, GameStatus, Resignation
+from gammon.state import MAX_MATCH_LENGTH, MAX_SCORE, FibsBoard, GameState, GameStatus, Resignation
 
 colors = st.sampled_from([Color.WHITE, Color.BLACK])
 

@@ -153,7 +153,7 @@ def test_json_is_exactly_the_contract(tmp_path: Path) -> None:
 class _Tags(HTMLParser):
     """Counts the SVG boards and checks that every element opened is closed in order."""
 
-    VOID = {"meta", "br", "img", "hr", "input", "link"}
+    VOID = frozenset({"meta", "br", "img", "hr", "input", "link"})
 
     def __init__(self) -> None:
         super().__init__()

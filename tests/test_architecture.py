@@ -2,9 +2,12 @@
 
 Each module of ``src/gammon`` belongs to a unit (a subpackage, or a top-level module); each
 unit to a layer. A unit may import the core and units of lower layers only; the core value
-types (position, play, state, notation, ...) form one unit that may import within itself,
-as python-chess keeps them in one module. Imports are read with ``ast``, so an import inside
-a function or under ``TYPE_CHECKING`` counts as much as one at the top.
+types (position, play, state, notation, ...) form one unit, as python-chess keeps them in one
+module, but inside it too the modules import one way: no module imports another that imports
+it back (the notations read and write plain fields, the value types call them; a compiled
+kernel imports the plain steps it compiles, never the module that loads it). Imports are read
+with ``ast``, so an import inside a function or under ``TYPE_CHECKING`` counts as much as one
+at the top.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from gammon.extras import SERVER_PACKAGES
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gammon"
 
-CORE = {"errors", "movegen", "position", "play", "state", "variant", "notation", "dice", "diagram", "evaluation", "ubgi",
-        "workers", "data", "lines", "svg"}
+CORE = {"errors", "board", "movegen", "position", "play", "state", "variant", "notation", "dice", "diagram", "evaluation",
+        "ubgi", "workers", "data", "lines", "svg", "extras"}
 
 #: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.
 LAYERS = {
@@ -138,6 +143,117 @@ def test_no_cycle_between_packages() -> None:
             visit(unit, [])
 
 
+#: The one way back inside the core: a value type's picture for notebooks (``_repr_svg_``) is
+#: drawn by gammon.svg, which sits above the value types; the method imports it when called.
+PICTURES = {("gammon.position", "gammon.svg", "_repr_svg_"), ("gammon.state", "gammon.svg", "_repr_svg_")}
+
+def module_of(target: str, modules: set[str]) -> str:
+    """The module an import names (``gammon.notation.MAX_CUBE`` is in gammon.notation)."""
+    while target not in modules and "." in target:
+        target = target.rsplit(".", 1)[0]
+    return target
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Every module's imports of other gammon modules, lazy ones included, pictures left out."""
+    modules = {module_name(path) for path in PACKAGE.rglob("*.py")}
+    picture_lines = set()
+    for module, target, function in PICTURES:
+        path = PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name == function:
+                picture_lines |= {(module, target, f"{path.relative_to(PACKAGE.parent)}:{inner.lineno}")
+                                  for inner in ast.walk(node) if isinstance(inner, ast.ImportFrom)}
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, targets in imports().items():
+        for target, where in targets:
+            found = module_of(target, modules)
+            if found != module and (module, found, where) not in picture_lines:
+                graph[module].add(found)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_cycle_between_modules() -> None:
+    """Value types and notations, records and their formats, kernels and their steps: one way."""
+    found = [sorted(c) for c in cycles(module_graph())]
+    assert not found, "modules that import each other (lazy imports included):\n" + "\n".join(map(str, found))
+
+
+def test_cycles_are_found() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_pictures_are_the_only_way_back() -> None:
+    """The value types import gammon.svg only inside ``_repr_svg_``."""
+    graph = module_graph()
+    assert "gammon.svg" not in graph["gammon.position"] and "gammon.svg" not in graph["gammon.state"]
+    assert {"gammon.position", "gammon.state"} <= {m for m, targets in imports().items()
+                                                    if any(t.startswith("gammon.svg") for t, _ in targets)}
+
+
+#: What the notations may import: the board's conventions, errors, rule variants, the kernel
+#: (move text is played out on kernel boards) and each other. notation.pbm reads a move against a
+#: position, so it sits above the value types and may call them.
+NOTATION_MAY_IMPORT = {"gammon.board", "gammon.errors", "gammon.variant", "gammon.movegen"}
+
+
+def test_the_notations_read_and_write_plain_fields() -> None:
+    modules = {module_name(path) for path in PACKAGE.rglob("*.py")}
+    wrong = []
+    for module, targets in imports().items():
+        if not module.startswith("gammon.notation") or module == "gammon.notation.pbm":
+            continue
+        for target, where in sorted(targets):
+            found = module_of(target, modules)
+            if found not in NOTATION_MAY_IMPORT and not found.startswith("gammon.notation"):
+                wrong.append(f"{where}: {module} imports {found}")
+    assert not wrong, "notations that reach the value types:\n" + "\n".join(wrong)
+
+
+def test_kernels_import_no_module_that_loads_them() -> None:
+    """A compiled kernel (``_*_kernel(s).py``) takes its plain steps and constants from modules
+    below it, never from the module that imports it."""
+    graph = module_graph()
+    kernels = [m for m in graph if m.rsplit(".", 1)[-1].startswith("_") and "_kernel" in m]
+    assert len(kernels) >= 5
+    wrong = [f"{kernel} imports {target}, which imports it" for kernel in kernels
+             for target in graph[kernel] if kernel in graph.get(target, ())]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_the_engine_client_needs_only_the_core() -> None:
     outside = [f"{where}: {target}" for module, targets in imports().items() if unit_of(module) == "engine"
                for target, where in targets if unit_of(target) not in CORE and unit_of(target) != "engine"]
@@ -148,3 +264,53 @@ def test_the_document_lists_every_layer() -> None:
     text = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
     missing = [unit for unit in [*LAYERS, *CORE] if unit not in ("gammon", "__main__", "data") and f"`{unit}" not in text]
     assert not missing, f"docs/architecture.md does not name: {missing}"
+
+
+#: The only places outside ``gammon.server`` that may import the server's packages, each inside
+#: the function that needs it (so the library imports without ``gammon[server]``): the terminal's
+#: client of a server and its key reader, and the command that runs the server.
+SERVER_PACKAGE_USERS = {
+    ("gammon.cli.table", "httpx"),
+    ("gammon.cli.table", "websockets"),
+    ("gammon.cli.play", "prompt_toolkit"),
+    ("gammon.cli.serve", "uvicorn"),
+}
+
+
+def outside_imports() -> list[tuple[str, str, str, bool]]:
+    """Every import of a package other than gammon: (module, top-level package, where, inside a function)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        lazy: set[ast.AST] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lazy.update(ast.walk(node))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.partition(".")[0]
+                if top != "gammon":
+                    where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+                    found.append((module, top, where, node in lazy))
+    return found
+
+
+def test_the_server_packages_stay_in_the_server() -> None:
+    wrong = []
+    for module, package, where, in_function in outside_imports():
+        if package not in SERVER_PACKAGES or unit_of(module) == "server":
+            continue
+        if (module, package) not in SERVER_PACKAGE_USERS:
+            wrong.append(f"{where}: {module} imports {package}, a package of gammon[server]")
+        elif not in_function:
+            wrong.append(f"{where}: {module} imports {package} at the top; import it where it is used")
+    assert not wrong, "the server's packages outside gammon.server:\n" + "\n".join(wrong)
+    seen = {(module, package) for module, package, _, _ in outside_imports()}
+    assert seen >= SERVER_PACKAGE_USERS, f"allowed but unused, remove: {sorted(SERVER_PACKAGE_USERS - seen)}"

@@ -325,10 +325,10 @@ def _interrupt_after(calls: int):
 
 @pytest.mark.parametrize("kind", ["onesided", "twosided"])
 def test_interrupted_build_resumes(tmp_path: Path, kind: str) -> None:
-    if kind == "onesided":
-        build = lambda path, **kw: onesided.build(path, 4, 15, checkpoint_seconds=0, **kw)
-    else:
-        build = lambda path, **kw: twosided.build(path, 4, checkpoint_seconds=0, **kw)
+    def build(path: Path, **kw: object) -> object:
+        if kind == "onesided":
+            return onesided.build(path, 4, 15, checkpoint_seconds=0, **kw)
+        return twosided.build(path, 4, checkpoint_seconds=0, **kw)
     whole = build(tmp_path / "whole.bearoff")
     target = tmp_path / "resumed.bearoff"
     with pytest.raises(KeyboardInterrupt):

@@ -12,7 +12,7 @@ from gammon.evaluation import equities, flip_probabilities
 from gammon.bots.pubeval import PubevalEvaluator
 from gammon.bots.search import MoveFilter, Search
 from gammon.errors import InvalidPlayerError
-from gammon.play import LegalPlays
+from gammon.position import LegalPlays
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 

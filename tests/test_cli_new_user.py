@@ -25,8 +25,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     try:
         status = main(argv)
-    except SystemExit as exit:
-        status = exit.code
+    except SystemExit as stop:
+        status = stop.code
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return status, out, err

@@ -17,7 +17,7 @@ import pytest
 
 from gammon.cli import main
 from gammon.cli.table import LocalTable
-from gammon.cli.terminal import KEY_ACTIONS, KEYS, Settings, Terminal
+from gammon.cli.terminal import KEY_ACTIONS, KEYS, Terminal
 from gammon.dice import FixedDice
 from gammon.match import Match
 from gammon.players import load_player
@@ -100,9 +100,9 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(monkeypatch, capsys) -> No
 
 
 def test_bad_match_length_is_a_usage_error() -> None:
-    with pytest.raises(SystemExit) as exit:
+    with pytest.raises(SystemExit) as stop:
         main(["play", "--match", "26"])
-    assert exit.value.code == 2
+    assert stop.value.code == 2
 
 
 def test_a_typed_play_waits_for_confirmation_and_can_be_undone() -> None:
@@ -263,7 +263,7 @@ class TerminalProcess:
     """``gammon play --server`` in a process of its own: its input every answer at once, its
     output to a file (two terminals play each other, so neither may wait on a full pipe)."""
 
-    def __init__(self, server: ServerProcess, name: str, folder, *args: str) -> None:  # noqa: ANN001
+    def __init__(self, server: ServerProcess, name: str, folder, *args: str) -> None:
         env = dict(os.environ, GAMMON_PASSWORD="correct horse")
         self.output = folder / f"{name}-{len(list(folder.glob(name + '-*')))}.txt"
         answers = folder / f"{name}.answers"

@@ -138,5 +138,5 @@ def test_one_position_id_in_python_is_what_the_compiled_batch_gives(text: str) -
         assert position_id.encode(boards[0]) == text
         assert position_id.encode_batch(boards).tobytes().decode("ascii") == text
     else:
-        with pytest.raises(NotationError, match=position_id._STATUS_TEXT[int(status[0])].split(" ")[0]):
+        with pytest.raises(NotationError, match=position_id.STATUS_TEXT[int(status[0])].split(" ")[0]):
             position_id.decode(text)

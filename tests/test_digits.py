@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gammon import FixedDice, Match, Position
+from gammon import FixedDice, Match, Play, Position
 from gammon.engine_server import UbgiEngine
 from gammon.errors import GammonError, InvalidMoveError
-from gammon.notation import movetext, pbm, whole_number
+from gammon.notation import pbm, whole_number
 
 #: Characters that str.isdigit() takes for digits and gammon does not.
 NOT_ASCII_DIGITS = ["²", "³", "①", "٣", "۳", "३", "３", "𝟑", "⁵", "₂"]
@@ -59,7 +59,7 @@ def test_find_apply_and_parse_refuse_unicode_digits_with_invalid_move_error(text
     with pytest.raises(InvalidMoveError):
         Position().apply(text, (3, 1))
     with pytest.raises(InvalidMoveError):
-        movetext.parse_moves(text)
+        Play.parse(text)
 
 
 def test_match_play_refuses_unicode_digits_and_the_match_goes_on() -> None:
@@ -127,12 +127,12 @@ def converse(lines: list[str]) -> list[str]:
     "set engine.threads 1_0", "set engine.ply +1",
 ])
 def test_engine_refuses_unicode_digits_with_one_error_line(command: str, capfd: pytest.CaptureFixture[str]) -> None:
-    out = converse([f"position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA", "dice 3 1", command, "get engine.seed",
+    out = converse(["position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA", "dice 3 1", command, "get engine.seed",
                     "get engine.ply", "get engine.threads", "get engine.multipv", "isready"])
     errors = [line for line in out if line.startswith("error")]
     assert len(errors) == 1 and "internal error" not in errors[0]
-    assert ["value engine.seed 0", "value engine.ply 0", "value engine.threads 1", "value engine.multipv 1"] == \
-        [line for line in out if line.startswith("value")]  # nothing was set
+    assert [line for line in out if line.startswith("value")] == \
+        ["value engine.seed 0", "value engine.ply 0", "value engine.threads 1", "value engine.multipv 1"]  # nothing was set
     assert out[-1] == "readyok"
     assert "Traceback" not in capfd.readouterr().err
 

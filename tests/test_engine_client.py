@@ -27,6 +27,7 @@ from gammon.engine import (
 )
 from gammon.players.engine import EnginePlayer, state_of
 from gammon.cube.context import CubeContext, Owner
+import itertools
 
 ENGINE = [sys.executable, "-m", "gammon", "engine", "--player", "pubeval", "--ply", "0"]
 FAKE = [sys.executable, str(Path(__file__).with_name("ubgi_fake_engine.py"))]
@@ -99,7 +100,7 @@ def test_analyse_ranks_multipv_plays_like_hint(engine: SimpleEngine) -> None:
     local = hint(RACE.replace(dice=None), 6, 5, "pubeval")
     assert [h.rank for h in hints] == [1, 2, 3, 4]
     assert [h.play for h in hints] == [h.play for h in local[:4]]
-    assert all(a.equity >= b.equity for a, b in zip(hints, hints[1:]))
+    assert all(a.equity >= b.equity for a, b in itertools.pairwise(hints))
     assert hints[0].loss == 0 and hints[1].loss > 0
     assert abs(hints[0].equity - local[0].equity) < 1e-5
 
@@ -153,16 +154,14 @@ def test_v02_engine_with_stars_and_no_cube() -> None:
 
 
 def test_illegal_garbled_crashed_and_silent_engines_raise_specific_errors() -> None:
-    with SimpleEngine.popen_ubgi(FAKE + ["--break", "illegal"]) as bad:
-        with pytest.raises(IllegalEngineMoveError):
-            bad.play(Position(), (3, 1))
+    with SimpleEngine.popen_ubgi(FAKE + ["--break", "illegal"]) as bad, pytest.raises(IllegalEngineMoveError):
+        bad.play(Position(), (3, 1))
     garbled = script('''
             elif word == "go":
                 say("hello there")
     ''')
-    with SimpleEngine.popen_ubgi(garbled) as engine:
-        with pytest.raises(EngineProtocolError, match="hello there"):
-            engine.play(Position(), (3, 1))
+    with SimpleEngine.popen_ubgi(garbled) as engine, pytest.raises(EngineProtocolError, match="hello there"):
+        engine.play(Position(), (3, 1))
     crashing = script('''
             elif word == "go":
                 sys.exit(3)

@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from gammon.engine import gnubg as gnubg_module
-from gammon.engine.gnubg import GnubgEngine
+from gammon.engine import GnubgEngine
 from gammon.engine.gnubg import find_gnubg
 from gammon.engine.results import Limit
 from gammon.errors import EngineError, EngineProtocolError, EngineTerminatedError, EngineTimeoutError

@@ -238,8 +238,8 @@ def test_real_process_survives_random_garbage() -> None:
     for _ in range(300):
         kind = rng.random()
         if kind < 0.5:
-            lines.append(" ".join([rng.choice(words)] + [rng.choice(["1", "role", "cube", "7", "gnubgid", OPENING,
-                                                                    "name", "value", "Ply", "x"]) for _ in range(rng.randrange(4))]))
+            arguments = ["1", "role", "cube", "7", "gnubgid", OPENING, "name", "value", "Ply", "x"]
+            lines.append(" ".join([rng.choice(words)] + [rng.choice(arguments) for _ in range(rng.randrange(4))]))
         elif kind < 0.8:
             lines.append("".join(chr(rng.randrange(1, 0x3000)) for _ in range(rng.randrange(60))))
         else:

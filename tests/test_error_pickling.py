@@ -25,7 +25,7 @@ def exception_classes() -> list[type[BaseException]]:
         if module_info.name.endswith("__main__"):
             continue
         module = importlib.import_module(module_info.name)
-        for name, value in vars(module).items():
+        for value in vars(module).values():
             if (inspect.isclass(value) and issubclass(value, BaseException)
                     and value.__module__ == module.__name__):
                 found[f"{value.__module__}.{value.__qualname__}"] = value
@@ -91,7 +91,7 @@ def _fail_oddly(task: tuple) -> tuple[list, set[str]]:
 def test_a_duel_worker_error_that_cannot_cross_comes_back_named() -> None:
     from gammon.duel import DuelWorkerError, _Crossing
 
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 - whichever error pickle raises for it
         pickle.loads(pickle.dumps(_Unpicklable(7, "odd")))
     with Workers(2) as pool:
         results = pool.imap(_Crossing(_fail_oddly), [(0, [0])])

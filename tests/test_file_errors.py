@@ -96,9 +96,8 @@ def test_an_unwritable_cache_still_answers_and_says_so_once(
 def test_a_build_lock_in_an_unwritable_folder_is_a_table_folder_error(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    with pytest.raises(TableFolderError, match="a-file") as caught:
-        with defaults.build_lock(blocker / "bearoff" / "x.bearoff"):
-            pass
+    with pytest.raises(TableFolderError, match="a-file") as caught, defaults.build_lock(blocker / "bearoff" / "x.bearoff"):
+        pass
     assert "writable folder" in str(caught.value)
 
 

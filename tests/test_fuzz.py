@@ -39,4 +39,5 @@ def test_seed_corpus(name: str) -> None:
 @pytest.mark.usefixtures("bearoff_cache")
 @pytest.mark.parametrize("name", TARGETS)
 def test_fuzz(name: str) -> None:
-    _harness.run_hypothesis(name, EXAMPLES, derandomize=True, shrink=False, seconds=HANG_GUARD_SECONDS)  # shrinking is for fuzz/run.py
+    # shrinking is for fuzz/run.py
+    _harness.run_hypothesis(name, EXAMPLES, derandomize=True, shrink=False, seconds=HANG_GUARD_SECONDS)

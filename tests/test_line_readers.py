@@ -105,9 +105,10 @@ def test_lines_do_not_depend_on_how_the_bytes_arrive(data: bytes, sizes: list[in
 
 
 def test_text_sources_and_line_lists_are_read_the_same_way() -> None:
-    assert [(l.number, l.text) for l in lines.read_lines(["a\n", "b", "c\r\nd"])] == [(1, "a"), (2, "b"), (3, "c"), (4, "d")]
+    read = lines.read_lines(["a\n", "b", "c\r\nd"])
+    assert [(line.number, line.text) for line in read] == [(1, "a"), (2, "b"), (3, "c"), (4, "d")]
     wrapped = io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbfx\n\xff\n"), encoding="utf-8", errors="strict")
-    assert [(l.number, l.text) for l in lines.read_lines(wrapped)] == [(1, "x"), (2, "\ufffd")]
+    assert [(line.number, line.text) for line in lines.read_lines(wrapped)] == [(1, "x"), (2, "\ufffd")]
 
 
 # -- the batch modes, as a user runs them -------------------------------------------------------------

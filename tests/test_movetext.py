@@ -27,7 +27,7 @@ OPENING = Position()
 
 
 def find(text: str, position: Position, d1: int, d2: int) -> Play:
-    return movetext.parse_play(text, position.legal_plays(d1, d2))
+    return position.legal_plays(d1, d2).find(text)
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -116,15 +116,15 @@ def test_bear_off_with_a_larger_die() -> None:
 
 
 def test_pass() -> None:
-    closed = board({25: 1, 13: 14}, {p: 2 for p in range(19, 25)} | {1: 3})
+    closed = board({25: 1, 13: 14}, dict.fromkeys(range(19, 25), 2) | {1: 3})
     legal = closed.legal_plays(6, 5)
     assert legal.is_pass()
-    assert movetext.parse_play("", legal) == Play()
-    assert movetext.parse_play("pass", legal) == Play()
+    assert legal.find("") == Play()
+    assert legal.find("pass") == Play()
     with pytest.raises(IllegalPlayError):
-        movetext.parse_play("bar/20", legal)
+        legal.find("bar/20")
     with pytest.raises(IllegalPlayError, match="plays nothing"):
-        movetext.parse_play("", OPENING.legal_plays(6, 5))
+        OPENING.legal_plays(6, 5).find("")
 
 
 def test_illegal_names_alternatives() -> None:
@@ -168,16 +168,16 @@ def test_malformed_text_names_the_token() -> None:
 
 
 def test_parse_moves_is_syntax_only() -> None:
-    assert movetext.parse_moves("24/18*/13 13/10(2)") == Play(
+    assert Play.parse("24/18*/13 13/10(2)") == Play(
         (Move(24, 18, True), Move(18, 13), Move(13, 10), Move(13, 10))
     )
-    assert movetext.parse_moves("24/13") == Play((Move(24, 13),))
-    assert movetext.parse_moves("bar/22 6/off") == Play((Move(25, 22), Move(6, 0)))
-    assert movetext.parse_moves("") == Play()
+    assert Play.parse("24/13") == Play((Move(24, 13),))
+    assert Play.parse("bar/22 6/off") == Play((Move(25, 22), Move(6, 0)))
+    assert Play.parse("") == Play()
     with pytest.raises(InvalidMoveError):
-        movetext.parse_moves("13/10(4) 8/5")
+        Play.parse("13/10(4) 8/5")
     with pytest.raises(InvalidMoveError, match="'x'"):
-        movetext.parse_moves("13/x")
+        Play.parse("13/x")
 
 
 def test_legal_plays_find_and_contains() -> None:
@@ -209,8 +209,8 @@ def positions(draw: st.DrawFn) -> Position:
 def test_every_legal_play_reads_back(position: Position, d1: int, d2: int) -> None:
     legal = position.legal_plays(d1, d2)
     for play in legal:
-        assert movetext.parse_play(str(play), legal) == play, str(play)
-        assert movetext.parse_play(play.ubgi(), legal) == play, play.ubgi()
+        assert legal.find(str(play)) == play, str(play)
+        assert legal.find(play.ubgi()) == play, play.ubgi()
 
 
 TEXT = st.text(alphabet="0123456789/*() ,barofBARFxp-:", max_size=24)
@@ -221,7 +221,7 @@ TEXT = st.text(alphabet="0123456789/*() ,barofBARFxp-:", max_size=24)
 def test_garbage_raises_only_move_errors(text: str, d1: int, d2: int) -> None:
     legal = OPENING.legal_plays(d1, d2)
     try:
-        play = movetext.parse_play(text, legal)
+        play = legal.find(text)
     except (InvalidMoveError, IllegalPlayError):
         return
     assert play in list(legal)
@@ -231,6 +231,6 @@ def test_garbage_raises_only_move_errors(text: str, d1: int, d2: int) -> None:
 @given(TEXT)
 def test_garbage_parse_moves(text: str) -> None:
     try:
-        movetext.parse_moves(text)
+        Play.parse(text)
     except InvalidMoveError:
         pass

@@ -156,7 +156,7 @@ def test_td_steps_learn_deterministically() -> None:
         turns = td.train_games(*w, 9, 0, 3, 0.1, 0.7)
         assert turns > 0
         runs.append(w)
-    for a, b, s in zip(runs[0], runs[1], start.arrays()):
+    for a, b, _ in zip(runs[0], runs[1], start.arrays()):
         np.testing.assert_array_equal(a, b)
     assert not np.array_equal(runs[0][0], start.w1)
     w = [a.copy() for a in start.arrays()]

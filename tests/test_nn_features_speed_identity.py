@@ -26,7 +26,6 @@ from gammon.nn.features import (
     ENTER,
     ESCAPES,
     HOME_POINTS,
-    INPUTS,
     OFF,
     PIP_LOSS,
     PIPS,
@@ -285,7 +284,7 @@ def _encode_side(view, out, base, extras):
     out[extras + ENTER] = closed * closed / 36.0
     # The opponent's rearmost checker, in this side's numbering (its bar is point 0).
     rearmost = 25
-    for p in range(0, 25):
+    for p in range(25):
         if view[p] < 0:
             rearmost = p
             break

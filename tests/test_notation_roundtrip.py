@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 from gammon.errors import InvalidPositionError, NotationError
 from gammon.notation import detect
-from gammon.notation.fibs import FibsBoard
 from gammon.position import Color, Position
-from gammon.state import GameState, GameStatus, Resignation
+from gammon.state import FibsBoard, GameState, GameStatus, Resignation
 from notation_strategies import fibs_boards, fibs_state, game_states, positions
 
 EXAMPLES = settings(max_examples=300, deadline=None)

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from gammon.notation import detect
-from gammon.notation.fibs import FibsBoard
 from gammon.position import Color, Position
-from gammon.state import GameState, GameStatus
+from gammon.state import FibsBoard, GameState, GameStatus
 
 VECTORS = sorted((Path(__file__).parent / "vectors" / "ids").glob("*.json"))
 CASES = [json.loads(path.read_text()) for path in VECTORS]
@@ -169,9 +168,9 @@ def test_xgid_example_from_formats() -> None:
 @pytest.mark.parametrize(
     ("match_id", "expected"),
     [
-        ("cAkAAAAAAAAA", dict(cube=1, cube_owner=None, dice=None, match_length=0, score=(0, 0))),
-        ("cIkFAAAAAAAA", dict(cube=1, cube_owner=None, dice=(3, 1), match_length=0, score=(0, 0))),
-        ("QYkqASAAIAAA", dict(cube=2, cube_owner=Color.BLACK, dice=(5, 2), match_length=9, score=(2, 4))),
+        ("cAkAAAAAAAAA", {"cube": 1, "cube_owner": None, "dice": None, "match_length": 0, "score": (0, 0)}),
+        ("cIkFAAAAAAAA", {"cube": 1, "cube_owner": None, "dice": (3, 1), "match_length": 0, "score": (0, 0)}),
+        ("QYkqASAAIAAA", {"cube": 2, "cube_owner": Color.BLACK, "dice": (5, 2), "match_length": 9, "score": (2, 4)}),
     ],
 )
 def test_match_id_examples_from_formats(match_id: str, expected: dict) -> None:

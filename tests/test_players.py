@@ -41,7 +41,8 @@ def test_registered_evaluators_become_names() -> None:
     register_evaluator("pubeval_copy", PubevalEvaluator)
     try:
         assert "pubeval_copy" in player_names()
-        assert load_player("pubeval_copy:1").choose_play(Position(), 3, 1) == load_player("pubeval:1").choose_play(Position(), 3, 1)
+        copy, original = load_player("pubeval_copy:1"), load_player("pubeval:1")
+        assert copy.choose_play(Position(), 3, 1) == original.choose_play(Position(), 3, 1)
     finally:
         from gammon.players import names
 

@@ -91,7 +91,7 @@ def test_move_numbers_are_the_mat_rows() -> None:
     # Every play's row in the file holds its dice.
     for action, roll, row in zip(game.actions[1:], game.actions, rows[1:]):
         if action.kind == ActionKind.PLAY:
-            line = next(l for l in lines if re.match(rf"\s*{row}\)", l))
+            line = next(text for text in lines if re.match(rf"\s*{row}\)", text))
             assert f"{roll.dice[0]}{roll.dice[1]}:" in line
 
 
@@ -169,7 +169,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
 
 
 # -- gammon's own records ---------------------------------------------------------------------------
-def play_random(rng: random.Random, length: int, steps: int, *, rules: Rules = Rules()) -> Match:
+def play_random(rng: random.Random, length: int, steps: int, *, rules: Rules = Rules()) -> Match:  # noqa: B008 - frozen
     """A match played by random dice and random choices among everything the referee allows."""
     match = Match(length, crawford=rules.crawford, jacoby=rules.jacoby, beavers=rules.beavers,
                   cube_limit=rules.cube_limit)

@@ -19,9 +19,8 @@ from gammon.cli import main
 from gammon.errors import InvalidPositionError, NotationError
 from gammon.notation import MAX_CUBE, detect
 from gammon.notation import match_id as match_id_module
-from gammon.notation.fibs import FibsBoard
 from gammon.position import Color, Position
-from gammon.state import MAX_SCORE, GameState, GameStatus, Resignation
+from gammon.state import MAX_SCORE, FibsBoard, GameState, GameStatus, Resignation
 
 OPENING_BPN = "b4E1C3eE3c1e4B-w0b0-w31-n10-0:0:7"
 OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10"
@@ -38,7 +37,7 @@ BLACK_WON = Position("AAAAwAEAAAAAAA")
 GNUBG_GAME_OVER = "AAAAwAEAAAAAAA:MAKgAAAACAAE"
 
 
-def _refused(read, text: str, field: str) -> NotationError:  # noqa: ANN001
+def _refused(read, text: str, field: str) -> NotationError:
     with pytest.raises(NotationError) as info:
         read(text)
     assert info.value.field == field, str(info.value)
@@ -182,7 +181,7 @@ def test_what_gnu_backgammon_writes_at_a_game_over_reads() -> None:
         (FibsBoard.parse, _fibs_with(position_1="-16"), "position 1"),
     ],
 )
-def test_more_than_15_checkers_are_refused(read, text: str, field: str) -> None:  # noqa: ANN001
+def test_more_than_15_checkers_are_refused(read, text: str, field: str) -> None:
     _refused(read, text, field)
 
 

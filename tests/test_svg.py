@@ -139,9 +139,9 @@ def test_the_orientation_puts_its_side_at_the_bottom_right() -> None:
         root = parse(board_svg(Position(turn=Color.WHITE), orientation=view))
         found = groups(root)
         six = found["point-6"]
-        circles = [c for c in six.iter(f"{NS}circle")]
+        circles = list(six.iter(f"{NS}circle"))
         assert len(circles) == 5 and all(view.name.lower() in c.get("class") for c in circles)
-        top_left = [c for c in found["point-13"].iter(f"{NS}circle")]
+        top_left = list(found["point-13"].iter(f"{NS}circle"))
         assert float(circles[0].get("cy")) > 300 > float(top_left[0].get("cy"))  # bottom, then top half
         assert float(circles[0].get("cx")) > float(top_left[0].get("cx"))
         labels = [t.text for t in root.iter(f"{NS}text") if t.text and t.text.isdigit()]
@@ -180,7 +180,7 @@ def test_dice_are_the_states_or_the_override() -> None:
     root = parse(board_svg(Position(), dice=(6, 6)))
     assert groups(root)["dice"].get("data-dice") == "66"
     assert "to play 6-6" in root.find(f"{NS}title").text  # the words say the dice drawn
-    pips = [c for c in groups(root)["dice"].iter(f"{NS}circle")]
+    pips = list(groups(root)["dice"].iter(f"{NS}circle"))
     assert len(pips) == 12
 
 
@@ -329,7 +329,8 @@ def test_show_writes_svg_and_png(tmp_path: Path, capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--svg", "{tmp}/no/such/folder/b.svg"], "--svg {tmp}/no/such/folder/b.svg: cannot write there (No such file or directory)"),
+        (["--svg", "{tmp}/no/such/folder/b.svg"],
+         "--svg {tmp}/no/such/folder/b.svg: cannot write there (No such file or directory)"),
         (["--png", "{tmp}"], "--png {tmp}: cannot write there (Is a directory)"),
         (["--svg", "-", "--size", "12"], "--size '12': expected a width of 16 to 20000 pixels"),
         (["--svg", "-", "--size", "٣٠٠"], "--size"),
@@ -349,7 +350,7 @@ def test_show_png_without_cairosvg_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg raises ImportError
     status, _, err = run(["show", "4HPwATDgc/ABMA", "--png", str(tmp_path / "b.png")], capsys)
-    assert status == 1 and "pip install gammon[png]" in err and err.count("\n") == 1
+    assert status == 1 and "pip install 'gammon[png]'" in err and err.count("\n") == 1
     assert not (tmp_path / "b.png").exists()
 
 

@@ -105,7 +105,7 @@ def test_nackgammon_starts_from_its_own_position() -> None:
 @given(st.integers(0, 2**32 - 1), st.integers(1, 6))
 def test_a_double_is_two_moves_of_its_number(seed: int, die: int) -> None:
     for board in _positions_from_games(3, seed):
-        children, moves, counts = movegen.generate(board, die, die, True)
+        children, _moves, counts = movegen.generate(board, die, die, True)
         assert {child.tobytes() for child in children} == _reference_two_move_double(board, die)
         assert len({child.tobytes() for child in children}) == len(children)
         assert counts.max() <= 2

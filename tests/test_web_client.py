@@ -120,7 +120,7 @@ def wait_change(page: Page, before: str, timeout: float = 30.0) -> str:
     return turn_line(page)
 
 
-def play_by_keys(page: Page, *, double_first: bool = False, checks=None, limit: float = 900.0) -> None:  # noqa: ANN001
+def play_by_keys(page: Page, *, double_first: bool = False, checks=None, limit: float = 900.0) -> None:
     """Answer the turn line by keys only until the match is over."""
     deadline = time.monotonic() + limit
     doubled_in: set[int] = set()

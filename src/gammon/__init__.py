@@ -26,10 +26,9 @@ from .errors import (
     NotYourTurnError,
 )
 from .notation import detect
-from .notation.fibs import FibsBoard
-from .play import LegalPlays, Move, Play
-from .position import Color, Position, PositionClass
-from .state import GameState, GameStatus, Resignation
+from .play import Move, Play
+from .position import Color, LegalPlays, Position, PositionClass
+from .state import FibsBoard, GameState, GameStatus, Resignation
 
 if TYPE_CHECKING:
     from .match import Action, ActionKind, GameResult, Match, WinKind
@@ -51,10 +50,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'gammon' has no attribute {name!r}")
 
 __all__ = [
+    "BLACK",
+    "WHITE",
     "Action",
     "ActionKind",
     "AmbiguousPlayError",
-    "BLACK",
     "BearoffCoverageError",
     "BearoffTableError",
     "Color",
@@ -83,7 +83,6 @@ __all__ = [
     "PositionClass",
     "Resignation",
     "SeededDice",
-    "WHITE",
     "WinKind",
     "detect",
 ]

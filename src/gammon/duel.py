@@ -52,7 +52,7 @@ _CUBELESS = CubeState()
 T = TypeVar("T")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _start(variant: Variant) -> np.ndarray:
     """The starting board of ``variant``, made once (every game copies it)."""
     return Position.starting(variant).array()
@@ -197,8 +197,9 @@ def match_context(length: int, score: tuple[int, int], crawford_played: bool) ->
 
 
 @dataclass(frozen=True, slots=True)
-class MatchRecord:
-    """One match from the first seat's side: the final score and what happened on the way."""
+class DuelMatch:
+    """One match of a duel, from the first seat's side: the final score and what happened on the way
+    (not a :class:`gammon.record.MatchRecord`, which is a match's every action)."""
 
     score: tuple[int, int]
     games: int
@@ -212,13 +213,13 @@ class MatchRecord:
         """0: the first seat won, 1: the second."""
         return 0 if self.score[0] > self.score[1] else 1
 
-    def swapped(self) -> MatchRecord:
+    def swapped(self) -> DuelMatch:
         """The same match from the second seat's side."""
         return replace(self, score=(self.score[1], self.score[0]))
 
 
 def play_match(first: Player, second: Player, seed: int, match: int, length: int,
-               variant: Variant = STANDARD) -> MatchRecord:
+               variant: Variant = STANDARD) -> DuelMatch:
     """One ``length``-point match; game ``g`` rolls stream ``(seed, match * GAMES_PER_MATCH + g)``.
 
     Each game's opening roll decides who moves first: the first seat holds the first die.
@@ -244,14 +245,14 @@ def play_match(first: Player, second: Player, seed: int, match: int, length: int
         passes += game.ended == GameStatus.DROPPED
         resignations += game.ended == GameStatus.RESIGNED
         games += 1
-    return MatchRecord(score.score, games, doubles, passes, resignations, score.crawford_played)
+    return DuelMatch(score.score, games, doubles, passes, resignations, score.crawford_played)
 
 
 def play_match_pair(a: Player, b: Player, seed: int, pair: int, length: int,
-                    variant: Variant = STANDARD) -> tuple[MatchRecord, MatchRecord]:
+                    variant: Variant = STANDARD) -> tuple[DuelMatch, DuelMatch]:
     """Both matches of one set of dice sequences, from A's side: A with the first seat, then B."""
     return _duplicated(a, b, seed, pair, lambda first, second: play_match(first, second, seed, pair, length, variant),
-                       MatchRecord.swapped)
+                       DuelMatch.swapped)
 
 
 # -- results ------------------------------------------------------------------------------
@@ -498,7 +499,7 @@ class _Crossing:
         except Exception as error:
             try:
                 pickle.loads(pickle.dumps(error))
-            except Exception:
+            except Exception:  # noqa: BLE001 - whatever the error, it must cross the process boundary
                 raise DuelWorkerError(f"a duel worker failed: {type(error).__name__}: {error}") from None
             raise
 
@@ -527,7 +528,7 @@ def _run_cube_pairs(task: tuple[int, Sequence[int], bool, bool, int | None]
     return _noted([play_cube_pair(a, b, seed, k, context, _worker_variant) for k in pairs])
 
 
-def _run_match_pairs(task: tuple[int, Sequence[int], int]) -> tuple[list[tuple[MatchRecord, MatchRecord]], set[str]]:
+def _run_match_pairs(task: tuple[int, Sequence[int], int]) -> tuple[list[tuple[DuelMatch, DuelMatch]], set[str]]:
     seed, pairs, length = task
     assert _worker_players is not None
     a, b = _worker_players

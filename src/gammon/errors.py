@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
-def _rebuilt(cls: type[BaseException], args: tuple) -> BaseException:
+
+def _rebuilt(cls: type[BaseException], args: tuple[object, ...]) -> BaseException:
     """An error of class ``cls`` with ``args``, made without calling its ``__init__`` (whose
     parameters may differ from ``args``); :meth:`GammonError.__reduce__` then restores its fields."""
     error = cls.__new__(cls, *args)
@@ -19,12 +21,18 @@ class GammonError(Exception):
     calls ``cls(*args)``, which fails for a class built from fields (``EngineCommandError``).
     """
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return (_rebuilt, (type(self), self.args), self.__dict__ or None)
 
 
 class InvalidPositionError(GammonError, ValueError):
-    """A position that cannot exist (too many checkers, both colours on a point, ...)."""
+    """A position or game state that cannot exist (too many checkers, both colours on a point, a
+    1-cube owned, ...); ``field`` names the GameState field at fault when one is (a notation's
+    reader then names its own field that carries it)."""
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class NotationError(GammonError, ValueError):
@@ -46,11 +54,20 @@ class InvalidMoveError(GammonError, ValueError):
 
 
 class IllegalPlayError(GammonError, ValueError):
-    """A well-formed play that the rules do not allow for this position and roll."""
+    """A well-formed play that the rules do not allow for this position and roll; ``legal`` holds
+    the legal plays when the reader listed them."""
+
+    def __init__(self, message: str, *, legal: Sequence[object] = ()) -> None:
+        super().__init__(message)
+        self.legal = tuple(legal)
 
 
 class AmbiguousPlayError(IllegalPlayError):
-    """Short move text that matches more than one legal play."""
+    """Short move text that matches more than one legal play: ``candidates``."""
+
+    def __init__(self, message: str, *, candidates: Sequence[object] = ()) -> None:
+        super().__init__(message)
+        self.candidates = tuple(candidates)
 
 
 class IllegalActionError(GammonError):

@@ -35,7 +35,8 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 def equities(probabilities: np.ndarray) -> np.ndarray:
     """Cubeless money equity of each row of an ``(N, 5)`` array (see :meth:`Probabilities.equity`)."""
     p = probabilities
-    return 2.0 * p[:, 0] - 1.0 + p[:, 1] + p[:, 2] - p[:, 3] - p[:, 4]
+    result: np.ndarray = 2.0 * p[:, 0] - 1.0 + p[:, 1] + p[:, 2] - p[:, 3] - p[:, 4]
+    return result
 
 
 def flip_probabilities(probabilities: np.ndarray) -> np.ndarray:
@@ -206,8 +207,9 @@ class CubeDecision:
             raise ValueError(f"expected {' or '.join(words)}, got {word!r}")
         info = dict(info or {})
         nd, dt, dp = (_number(info.get(key)) for key in ("nd", "dt", "dp"))
-        if depth is None and isinstance(info.get("depth"), int):
-            depth = int(info["depth"])  # type: ignore[arg-type]
+        given = info.get("depth")
+        if depth is None and isinstance(given, int):
+            depth = given
         double = None if offered else word == "double"
         take = word == "take" if offered else None
         response = None if take is None else Response.TAKE if take else Response.PASS
@@ -260,27 +262,35 @@ class CubeDecision:
         return {
             "double": self.double,
             "take": self.take,
-            "no_double": round(self.no_double, 6),
-            "double_take": round(self.double_take, 6),
-            "double_pass": round(self.double_pass, 6),
+            "no_double": _rounded(self.no_double),
+            "double_take": _rounded(self.double_take),
+            "double_pass": _rounded(self.double_pass),
             "action": self.action,
         }
+
+    def _equities(self) -> tuple[float, float, float]:
+        """No double, double/take, double/pass; ValueError for an engine's answer without them."""
+        if self.no_double is None or self.double_take is None or self.double_pass is None:
+            raise ValueError(f"{self.action!r}: the engine gave no equities with this cube decision")
+        return self.no_double, self.double_take, self.double_pass
 
     @property
     def best(self) -> float:
         """The equity of the proper action."""
-        return min(self.double_take, self.double_pass) if self.double else self.no_double
+        no_double, double_take, double_pass = self._equities()
+        return min(double_take, double_pass) if self.double else no_double
 
     def error(self, doubled: bool) -> float:
         """Equity given up by doubling (``doubled``) or not, compared with the proper action."""
-        chosen = min(self.double_take, self.double_pass) if doubled else self.no_double
+        no_double, double_take, double_pass = self._equities()
+        chosen = min(double_take, double_pass) if doubled else no_double
         return max(0.0, self.best - chosen)
 
     def __str__(self) -> str:
         lines = [f"Proper cube action: {self.action}"]
-        rows = (("No double", self.no_double), ("Double, take", self.double_take), ("Double, pass", self.double_pass))
-        if any(value is None for _, value in rows):
+        if self.no_double is None or self.double_take is None or self.double_pass is None:
             return lines[0]  # an engine's answer without its equities
+        rows = (("No double", self.no_double), ("Double, take", self.double_take), ("Double, pass", self.double_pass))
         best = self.best
         for i, (label, value) in enumerate(rows):
             if self.redouble:
@@ -292,6 +302,10 @@ class CubeDecision:
 
 #: An engine's one-word cube answers in words.
 _ANSWERS = {"double": "Double", "nodouble": "No double", "take": "Take", "drop": "Pass"}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
 
 
 def _number(value: object) -> float | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, cast
 
 #: The longest line handed over whole; a longer one is cut (1 MiB: far above any real line).
 MAX_LINE_BYTES = 1 << 20
@@ -74,10 +74,10 @@ def read_blocks(source: IO[bytes] | IO[str] | Iterable[bytes | str], max_line: i
     if binary is not None and hasattr(binary, "read"):
         source = binary
     if hasattr(source, "read1") or isinstance(source, io.RawIOBase):
-        yield from _stream_blocks(source, max_line)  # type: ignore[arg-type]
+        yield from _stream_blocks(source, max_line)
         return
     decoder = _Decoder(max_line)
-    for item in source:  # type: ignore[union-attr]
+    for item in source:
         data = item if isinstance(item, (bytes, bytearray)) else str(item).encode("utf-8", "surrogatepass")
         pieces = _LINE_END.split(bytes(data))
         if len(pieces) > 1 and not pieces[-1]:
@@ -143,8 +143,8 @@ class Utf8Output:
             stream.flush()  # what was printed before goes out first
 
     def write(self, text: str) -> int:
-        if self._binary is None:
-            return self._text.write(text)  # type: ignore[arg-type]
+        if self._binary is None:  # a text stream, with no bytes beneath it
+            return cast("IO[str]", self._text).write(text)
         self._binary.write(text.encode("utf-8", "replace"))
         return len(text)
 

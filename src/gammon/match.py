@@ -57,8 +57,8 @@ from .errors import (
     InvalidMoveError,
     NotYourTurnError,
 )
-from .play import BAR, OFF, LegalPlays, Move, Play, apply_moves
-from .position import CHECKERS, Color, Position
+from .play import BAR, OFF, Move, Play, apply_moves
+from .position import CHECKERS, Color, LegalPlays, Position
 from .referee import (
     CubeState,
     MatchScore,
@@ -266,7 +266,7 @@ class _Game:
     crawford: bool = False
     status: GameStatus = GameStatus.NONE
     dice: tuple[int, int] | None = None
-    cube: CubeState = CubeState()
+    cube: CubeState = CubeState()  # noqa: RUF009 - a frozen value: one instance serves every game
     double_offered: bool = False
     resignation: Resignation | None = None
     result: GameResult | None = None
@@ -584,7 +584,8 @@ class Match:
         """Accept the offered resignation: the game ends with that many points."""
         actor = self._require_resignation(color, "accept")
         g = self._game
-        kind = WinKind(int(g.resignation))  # type: ignore[arg-type]
+        assert g.resignation is not None  # _require_resignation refused the action otherwise
+        kind = WinKind(int(g.resignation))
         self._history.append(Action(ActionKind.ACCEPT, actor))
         self._events.append(ResignationAccepted(self.game_number, actor))
         return self._end(GameResult(actor, points_won(kind, g.cube, self.jacoby), kind, g.cube.value, GameStatus.RESIGNED))
@@ -737,8 +738,9 @@ class Match:
         """Start the next game of the match once the current one is over; it begins with an opening roll."""
         if not self._game.over:
             raise IllegalActionError("the current game is not over")
-        if self.is_over:
-            raise IllegalActionError(f"the match is over: {_name(self.winner)} has won")  # type: ignore[arg-type]
+        winner = self.winner
+        if winner is not None:
+            raise IllegalActionError(f"the match is over: {_name(winner)} has won")
         self._game = _Game(Position.starting(self.variant), crawford=self._match.crawford)
         self.game_number += 1
         self._history.append(Action(ActionKind.NEW_GAME))

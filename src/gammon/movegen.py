@@ -21,7 +21,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from .position import flip_into as _flip
+from .board import flip_into as _flip
 
 BOARD_SIZE = 26
 OWN_BAR = 25

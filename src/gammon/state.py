@@ -1,25 +1,24 @@
 """A snapshot of everything a notation can carry: position, dice, cube, score and rules.
 
 Every notation is a constructor/method pair on :class:`GameState` (``from_bpn``/``bpn``,
-``from_xgid``/``xgid``, ...); the parsers live in :mod:`gammon.notation`.
+``from_xgid``/``xgid``, ...); the readers and writers live in :mod:`gammon.notation`, on plain
+fields (:class:`~gammon.notation.fields.GameFields`), which GameState checks and holds.
 """
 
 from __future__ import annotations
 
-import enum
 import numbers
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .errors import InvalidPositionError, NotationError
-from .notation import MAX_CUBE
+from .notation import MAX_CUBE, MAX_MATCH_LENGTH, bpn, detect, fibs, match_id, xgid
+from .notation.fields import GameFields, GameStatus, Resignation
 from .position import CHECKERS, Color, Position
 from .variant import STANDARD, Variant
 
-if TYPE_CHECKING:
-    from .notation.fibs import FibsBoard
+__all__ = ["MAX_MATCH_LENGTH", "MAX_SCORE", "FibsBoard", "GameState", "GameStatus", "Resignation"]
 
-MAX_MATCH_LENGTH = 25
 #: The largest score a side can have: the Match ID keeps each score in 15 bits.
 MAX_SCORE = (1 << 15) - 1
 
@@ -30,34 +29,8 @@ def _whole(value: object) -> bool:
 
 
 def _invalid(field_name: str, message: str) -> InvalidPositionError:
-    """An InvalidPositionError that also says which field is wrong, so parsers can name it."""
-    error = InvalidPositionError(message)
-    error.field = field_name  # type: ignore[attr-defined]
-    return error
-
-
-class GameStatus(enum.IntEnum):
-    """GNU Backgammon's game state field of the Match ID."""
-
-    NONE = 0
-    PLAYING = 1
-    OVER = 2
-    RESIGNED = 3
-    DROPPED = 4
-
-    def __repr__(self) -> str:
-        return f"GameStatus.{self.name}"
-
-
-class Resignation(enum.IntEnum):
-    """How much a resigning side gives up (times the cube)."""
-
-    SINGLE = 1
-    GAMMON = 2
-    BACKGAMMON = 3
-
-    def __repr__(self) -> str:
-        return f"Resignation.{self.name}"
+    """An InvalidPositionError that also says which field is wrong, so a notation's error can name it."""
+    return InvalidPositionError(message, field=field_name)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -96,7 +69,9 @@ class GameState:
     jacoby: bool = False
     beavers: bool = False
     cube_limit: int | None = None
-    status: GameStatus = None  # type: ignore[assignment]  # None: OVER if the position is won, else PLAYING
+    # None is only the default, replaced when the state is made (OVER if the position is won, else
+    # PLAYING): every GameState's status is a GameStatus, which is the type readers should see.
+    status: GameStatus = None  # type: ignore[assignment]
     variant: Variant = STANDARD
 
     def __post_init__(self) -> None:
@@ -141,9 +116,9 @@ class GameState:
         # cannot carry); a match's stays within what a Match ID can say.
         top = MAX_SCORE if self.match_length else None
         if (not isinstance(self.score, (tuple, list)) or len(self.score) != 2
-                or not all(_whole(s) and 0 <= s and (top is None or s <= top) for s in self.score)):
-            limit = f"0 to {MAX_SCORE}" if top is not None else "of at least 0"
-            raise _invalid("score", f"score must be two counts {limit}, got {self.score!r}")
+                or not all(_whole(s) and s >= 0 and (top is None or s <= top) for s in self.score)):
+            bounds = f"0 to {MAX_SCORE}" if top is not None else "of at least 0"
+            raise _invalid("score", f"score must be two counts {bounds}, got {self.score!r}")
         object.__setattr__(self, "score", (int(self.score[0]), int(self.score[1])))
         self._check_score()
         self._check_finished(winner)
@@ -234,18 +209,44 @@ class GameState:
         """Points ``color`` still needs to win the match (0 for money)."""
         return self.match_length - self.score[color] if self.match_length else 0
 
-    def replace(self, **changes: object) -> GameState:
+    def replace(self, **changes: Any) -> GameState:
         return replace(self, **changes)
 
     # -- notations ------------------------------------------------------------------------
+    @classmethod
+    def from_fields(cls, game: GameFields, position: Position | None = None) -> GameState:
+        """The state a notation's fields describe (``position``: the checkers, when the fields
+        have none); a rule they break is a NotationError naming the notation's field."""
+        if position is None:
+            position = Position.from_fields(game)
+        try:
+            return cls(position=position, dice=game.dice, cube=game.cube, cube_owner=game.cube_owner,
+                       double_offered=game.double_offered, resignation=game.resignation, score=game.score,
+                       match_length=game.match_length, crawford=game.crawford, jacoby=game.jacoby,
+                       beavers=game.beavers, cube_limit=game.cube_limit,
+                       status=game.status,  # type: ignore[arg-type]  # None: as the position implies (see the field)
+                       variant=game.variant)
+        except InvalidPositionError as error:
+            name, part = game.source(error.field)
+            raise NotationError(game.notation, name, part, f"a consistent game ({error})") from None
+
+    def to_fields(self) -> GameFields:
+        """This state as plain fields, for the notations' writers."""
+        position = self.position
+        return GameFields(
+            position.checkers(Color.WHITE), position.checkers(Color.BLACK), position.turn, dice=self.dice,
+            cube=self.cube, cube_owner=self.cube_owner, double_offered=self.double_offered,
+            resignation=self.resignation, score=self.score, match_length=self.match_length, crawford=self.crawford,
+            jacoby=self.jacoby, beavers=self.beavers, cube_limit=self.cube_limit, status=self.status,
+            variant=self.variant, board=position.board,
+        )
+
     @classmethod
     def parse(cls, text: str) -> GameState:
         """Read any notation :func:`gammon.notation.detect` recognises.
 
         A bare Position ID gives the other fields their defaults (white on roll, money).
         """
-        from .notation import detect
-
         kind = detect(text)
         if kind == "bpn":
             return cls.from_bpn(text)
@@ -255,71 +256,60 @@ class GameState:
             return cls.from_xgid(text)
         if kind == "fibs":
             return cls.from_fibs(text)
-        from .notation import _build
-
         text = text.strip()
-        return _build.state("Position ID", text, {"position": ("key", text)}, position=Position.from_position_id(text))
+        game = GameFields(None, None, Color.WHITE, notation="Position ID", text=text, sources={"position": ("key", text)})
+        return cls.from_fields(game, Position.from_position_id(text))
 
     @classmethod
     def from_bpn(cls, text: str) -> GameState:
         """Read BPN, e.g. ``b4E1C3eE3c1e4B-w0b0-w31-n10-0:0:7``."""
-        from .notation import bpn
-
-        return bpn.parse(text)
+        return cls.from_fields(bpn.parse(text))
 
     def bpn(self) -> str:
         """BPN (Backgammon Position Notation); it does not carry status, resignation or cube limit
         (a won placement reads back as OVER, anything else as PLAYING), so a match score past the
         length is refused (NotationError) unless the placement shows the game won."""
-        from .notation import bpn
-
-        return bpn.format(self)
+        return bpn.format(self.to_fields())
 
     @classmethod
     def from_gnubg_id(cls, text: str) -> GameState:
         """Read GNU Backgammon's combined ``POSID:MATCHID``."""
-        from .notation import match_id
-
-        return match_id.parse_gnubg_id(text)
+        return cls.from_fields(match_id.parse_gnubg_id(text))
 
     def gnubg_id(self) -> str:
-        """GNU Backgammon's ``POSID:MATCHID``; it does not carry beavers or cube limit."""
-        from .notation import match_id
-
-        return match_id.format_gnubg_id(self)
+        """GNU Backgammon's ``POSID:MATCHID``; it does not carry beavers, the cube limit or the rule variant."""
+        return match_id.format_gnubg_id(self.to_fields())
 
     @classmethod
     def from_match_id(cls, text: str, position: Position | str | None = None) -> GameState:
-        """Read a 12-character Match ID; ``position`` is a Position or Position ID (default: the opening)."""
-        from .notation import match_id
-
-        return match_id.parse(text, position)
+        """Read a 12-character Match ID; ``position`` is a Position or Position ID (default: the
+        opening), seen from the player on roll the Match ID names."""
+        game = match_id.parse(text)
+        if position is None:
+            checkers = Position(turn=game.turn)
+        elif isinstance(position, Position):
+            checkers = position if position.turn == game.turn else position.flip()
+        else:
+            checkers = Position.from_position_id(position, game.turn)
+        return cls.from_fields(game, checkers)
 
     def match_id(self) -> str:
         """GNU Backgammon's 12-character Match ID (no checkers: see :meth:`gnubg_id`)."""
-        from .notation import match_id
-
-        return match_id.format(self)
+        return match_id.format(self.to_fields())
 
     @classmethod
     def from_xgid(cls, text: str) -> GameState:
         """Read an eXtreme Gammon XGID (the ``XGID=`` prefix is optional)."""
-        from .notation import xgid
-
-        return xgid.parse(text)
+        return cls.from_fields(xgid.parse(text))
 
     def xgid(self) -> str:
         """The XGID; it does not carry status or resignation (refused like :meth:`bpn`'s), and
         cube_limit None is written as 10."""
-        from .notation import xgid
-
-        return xgid.format(self)
+        return xgid.format(self.to_fields())
 
     @classmethod
     def from_fibs(cls, text: str) -> GameState:
-        """The game in a FIBS board string; :class:`~gammon.notation.fibs.FibsBoard` keeps the rest."""
-        from .notation.fibs import FibsBoard
-
+        """The game in a FIBS board string; :class:`FibsBoard` keeps the rest."""
         return FibsBoard.parse(text).state
 
     def fibs(self, player: str = "you", opponent: str = "opponent", you: Color | None = None) -> str:
@@ -328,13 +318,11 @@ class GameState:
         return self.fibs_board(player, opponent, you).text()
 
     def fibs_board(self, player: str = "you", opponent: str = "opponent", you: Color | None = None) -> FibsBoard:
-        from .notation.fibs import FibsBoard
-
         return FibsBoard(self, player, opponent, you)
 
     def _repr_svg_(self) -> str:
         """The board with dice, cube and score as SVG, for notebooks."""
-        from .svg import board_svg
+        from .svg import board_svg  # the picture is drawn above the value types: see docs/architecture.md
 
         return board_svg(self)
 
@@ -355,3 +343,60 @@ class GameState:
                           if getattr(self, f.name) != getattr(base, f.name))
         text = f"GameState.from_bpn({self.bpn()!r})"
         return f"{text}.replace({extra})" if extra else text
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FibsBoard:
+    """A FIBS board string: the game, and what only FIBS says (see :mod:`gammon.notation.fibs`).
+
+    ``you`` is the colour the string's first player plays; None means the side to act.
+    ``may_double`` and ``on_bar`` are (yours, the opponent's) when they differ from what
+    the game implies, else None. ``idle_dice`` are the dice shown for the side not on
+    roll (FIBS shows 0 0; GNU Backgammon repeats the roll).
+    """
+
+    state: GameState
+    player: str = "you"
+    opponent: str = "opponent"
+    you: Color | None = None
+    direction: int = -1
+    unlimited: bool = False
+    idle_dice: tuple[int, int] = (0, 0)
+    may_double: tuple[bool, bool] | None = None
+    on_bar: tuple[int, int] | None = None
+    can_move: int = 0
+    forced_move: int = 0
+    redoubles: int = 0
+
+    def __post_init__(self) -> None:
+        if self.you is None:
+            object.__setattr__(self, "you", self.state.to_act)
+        elif not isinstance(self.you, Color):
+            object.__setattr__(self, "you", Color(self.you))
+        fibs.check(self._fields())
+
+    def _fields(self) -> fibs.FibsFields:
+        you = self.state.to_act if self.you is None else self.you
+        return fibs.FibsFields(self.state.to_fields(), you, self.player, self.opponent, self.direction, self.unlimited,
+                               self.idle_dice, self.may_double, self.on_bar, self.can_move, self.forced_move,
+                               self.redoubles)
+
+    def text(self) -> str:
+        """The board string."""
+        return fibs.format(self._fields())
+
+    __str__ = text
+
+    def __repr__(self) -> str:
+        return f"FibsBoard.parse({self.text()!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> FibsBoard:
+        """Read a board string; :class:`NotationError` names the field that is wrong."""
+        board = fibs.parse(text)
+        return cls(GameState.from_fields(board.game), board.player, board.opponent, board.you, board.direction,
+                   board.unlimited, board.idle_dice, board.may_double, board.on_bar, board.can_move,
+                   board.forced_move, board.redoubles)
+
+    def replace(self, **changes: Any) -> FibsBoard:
+        return replace(self, **changes)

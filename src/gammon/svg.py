@@ -213,10 +213,8 @@ def _play(play: object) -> tuple[tuple[int, int], ...]:
     if play is None:
         return ()
     if isinstance(play, str):
-        from .notation import movetext
-
         try:
-            play = movetext.parse_moves(play)
+            play = Play.parse(play)
         except InvalidMoveError as error:
             raise SvgError(f"play: {error}") from None
     if not isinstance(play, Play):

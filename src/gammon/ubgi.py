@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .state import GameState
 
 
-class ErrorCode(str, enum.Enum):
+class ErrorCode(str, enum.Enum):  # noqa: UP042 - str() names the member, as StrEnum's would not
     """The codes of an ``error <code> <message>`` line."""
 
     UNKNOWN_COMMAND = "unknown_command"

@@ -183,12 +183,6 @@ class Analysis:
             ],
         }
 
-    def html(self) -> str:
-        """One self-contained HTML page: every move's board, the plays, the course of the match."""
-        from .html import report
-
-        return report(self)
-
 
 # -- the work -------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
@@ -239,11 +233,12 @@ def _luck(player: Player, task: _Task) -> float:
     def best(dice: tuple[int, int]) -> float:
         return hint(state.replace(dice=dice), *dice, player)[0].equity
 
-    rolled = tuple(sorted(state.dice, reverse=True))
+    high, low = sorted(state.dice, reverse=True)
+    rolled = (high, low)
     values = {dice: best(dice) for dice in _ROLLS if not (task.opening and dice[0] == dice[1])}
     weights = {dice: (1 if dice[0] == dice[1] else 2) for dice in values}
     expected = sum(values[d] * weights[d] for d in values) / sum(weights.values())
-    return values[rolled] - expected  # type: ignore[index]
+    return values[rolled] - expected
 
 
 def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:

@@ -22,6 +22,7 @@ section.move { display: flex; gap: 1.5em; border-top: 1px solid #ddd; padding: 0
 
 
 def report(analysis: Analysis) -> str:
+    """One self-contained HTML page: every move's board, the plays, the course of the match."""
     record = analysis.record
     what = f"{record.length}-point match" if record.length else "money session"
     white, black = analysis.players[Color.WHITE], analysis.players[Color.BLACK]

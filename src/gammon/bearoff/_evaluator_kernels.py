@@ -1,4 +1,4 @@
-"""The bear-off evaluator's steps (:mod:`gammon.bearoff.evaluator`) compiled by numba, for batches.
+"""The bear-off evaluator's steps (:mod:`gammon.bearoff._evaluator_steps`) compiled by numba, for batches.
 
 The same functions, not copies: each is the evaluator's plain-Python step given to ``njit``
 (numba keeps the machine code in its on-disk cache). :func:`evaluate_boards` calls other
@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from . import evaluator as _steps
+from . import _evaluator_steps as _steps
 from ._perfect_hash_kernels import rank_counts
 
 
@@ -27,8 +27,8 @@ def _compiled(function: Callable, **calls: object) -> Callable:
 
 
 side_counts = njit(cache=True)(_steps.side_counts)
-_dist = njit(cache=True, inline="always")(_steps._dist)
-evaluate_boards = _compiled(_steps.evaluate_boards, side_counts=side_counts, rank_counts=rank_counts, _dist=_dist)
+dist = njit(cache=True, inline="always")(_steps.dist)
+evaluate_boards = _compiled(_steps.evaluate_boards, side_counts=side_counts, rank_counts=rank_counts, dist=dist)
 
 
 @njit(cache=True)

@@ -7,7 +7,11 @@ from numba import njit
 
 from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from ._perfect_hash_kernels import rank_board
-from .onesided import ALL_OFF, BAND, FIRST_OFF, ONE, ORDER, OVERFLOW, ROLL_LIMIT
+from .storage import ALL_OFF, BAND, FIRST_OFF, ONE, ROLL_LIMIT
+
+#: Error codes out of the kernel.
+OVERFLOW = 1
+ORDER = 2
 
 
 @njit(cache=True, inline="always")

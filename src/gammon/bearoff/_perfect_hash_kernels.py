@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import perfect_hash as _steps
+from . import _perfect_hash_steps as _steps
 
 rank_counts = njit(cache=True)(_steps.rank_counts)
 rank_board = njit(cache=True)(_steps.rank_board)

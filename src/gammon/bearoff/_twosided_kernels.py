@@ -7,7 +7,10 @@ from numba import njit
 
 from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from ._perfect_hash_kernels import rank_board
-from .twosided import MINUS_ONE, PLUS_ONE, ROLLS
+from .storage import MINUS_ONE, PLUS_ONE
+
+#: The distinct rolls: 6 doubles and 15 others.
+ROLLS = 21
 
 #: Weight out of 36 of each roll in generation order (d1 = 1..6, d2 = 1..d1): doubles 1, others 2.
 _WEIGHTS = np.array([1 if d1 == d2 else 2 for d1 in range(1, 7) for d2 in range(1, d1 + 1)], np.int64)

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from typing import TypeVar, cast
 from pathlib import Path
 
 from ..errors import BearoffTableError, TableFolderError
@@ -32,6 +33,7 @@ DEFAULT_CHECKERS = 6
 CACHE_ENV = "GAMMON_CACHE_DIR"
 
 _loaded: dict[Path, object] = {}
+T = TypeVar("T")
 _lock = threading.Lock()
 _temporary: list[Path] = []  # the folder used instead of an unwritable cache, once made
 
@@ -162,7 +164,7 @@ def _temporary_folder(reason: TableFolderError) -> Path:
     return _temporary[0]
 
 
-def _open_or_build(path: Path, loader: Callable[[Path], object], build: Callable[[Path], Path]) -> object:
+def _open_or_build(path: Path, loader: Callable[[Path], T], build: Callable[[Path], Path]) -> T:
     path = build(path.parent)
     try:
         return loader(path)
@@ -181,22 +183,23 @@ def _open_or_build(path: Path, loader: Callable[[Path], object], build: Callable
         return loader(build(path.parent))
 
 
-def _load(path: Path, loader: Callable[[Path], object], build: Callable[[Path], Path]) -> object:
+def _load(path: Path, loader: Callable[[Path], T], build: Callable[[Path], Path]) -> T:
     with _lock:
-        table = _loaded.get(path)
-        if table is None:
-            try:
-                table = _open_or_build(path, loader, build)
-            except TableFolderError as error:
-                table = _open_or_build(_temporary_folder(error) / path.name, loader, build)
-            _loaded[path] = table
+        loaded = _loaded.get(path)
+        if loaded is not None:
+            return cast(T, loaded)  # the one loader of this path made it
+        try:
+            table = _open_or_build(path, loader, build)
+        except TableFolderError as error:
+            table = _open_or_build(_temporary_folder(error) / path.name, loader, build)
+        _loaded[path] = table
         return table
 
 
 def onesided(points: int = DEFAULT_POINTS) -> _onesided.OneSidedTable:
     """The cached one-sided table (built on first use), loaded once per process."""
     path = cache_dir() / _onesided.table_name(points)
-    return _load(  # type: ignore[return-value]
+    return _load(
         path, _onesided.OneSidedTable, lambda folder: ensure_onesided(points, folder)
     )
 
@@ -204,7 +207,7 @@ def onesided(points: int = DEFAULT_POINTS) -> _onesided.OneSidedTable:
 def twosided(checkers: int = DEFAULT_CHECKERS) -> _twosided.TwoSidedTable:
     """The cached two-sided table (built on first use), loaded once per process."""
     path = cache_dir() / _twosided.table_name(checkers)
-    return _load(  # type: ignore[return-value]
+    return _load(
         path, _twosided.TwoSidedTable, lambda folder: ensure_twosided(checkers, folder)
     )
 

@@ -33,19 +33,11 @@ from ..errors import BearoffCoverageError, BearoffTableError
 from ..workers import Workers
 from . import perfect_hash
 from .perfect_hash import BINOMIAL, position_count, unrank_batch
-from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
+from .storage import (
+    ALL_OFF, BAND, FIRST_OFF, ONE, ROLL_LIMIT, Contents, Kind, PartialBuild, TableHeader, read_table, write_table,
+)
 
-#: Probability 1 as a 16-bit fraction.
-ONE = 65535
-#: Largest number of rolls a distribution can reach (15 checkers on the 10-point need < 40).
-ROLL_LIMIT = 64
-#: Working width of one stored distribution: its non-zero counts span at most this many rolls.
-BAND = 32
 MAX_POINTS = 10
-ALL_OFF, FIRST_OFF = 0, 1
-
-OVERFLOW = 1  # error codes out of the kernel
-ORDER = 2
 
 
 def table_name(points: int, checkers: int = 15) -> str:
@@ -104,7 +96,7 @@ def build(
     )
     levels = len(bounds) - 1
     done = partial.steps if partial.steps <= levels else 0
-    from ._onesided_kernels import solve_positions
+    from ._onesided_kernels import OVERFLOW, solve_positions
 
     workers = Workers(threads, threads=True)
     try:

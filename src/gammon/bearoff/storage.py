@@ -35,6 +35,19 @@ import numpy as np
 
 from ..errors import BearoffTableError, TableFolderError
 
+#: What a stored number means, for the readers and for the kernels that build the tables.
+#: One-sided: probability 1 as a 16-bit fraction.
+ONE = 65535
+#: One-sided: the largest number of rolls a distribution can reach (15 checkers on the 10-point need < 40).
+ROLL_LIMIT = 64
+#: One-sided: working width of one stored distribution: its non-zero counts span at most this many rolls.
+BAND = 32
+#: One-sided: the two distributions of a position, rolls to bear all off and to bear the first off.
+ALL_OFF, FIRST_OFF = 0, 1
+#: Two-sided: +1 and -1 in the 16-bit fixed point.
+PLUS_ONE = 32767
+MINUS_ONE = -32768
+
 MAGIC = b"GAMMONBO"
 FORMAT_VERSION = 1
 _HEADER = struct.Struct("<8sHBBBxxxIQIIQ")  # 44 bytes, then the 20 checksum bytes below

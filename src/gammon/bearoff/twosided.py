@@ -36,13 +36,9 @@ from . import perfect_hash
 from .perfect_hash import BINOMIAL, position_count, unrank_batch
 from .storage import Contents, Kind, PartialBuild, TableHeader, read_table, write_table
 
-#: +1 and -1 in the 16-bit fixed point.
-PLUS_ONE = 32767
-MINUS_ONE = -32768
 POINTS = 6
 MAX_CHECKERS = 12  # 18,564 positions a side: 2.8 GB; more would not fit a machine
 CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = 0, 1, 2, 3
-ROLLS = 21
 
 
 def table_name(checkers: int, points: int = POINTS) -> str:
@@ -168,7 +164,8 @@ class TwoSidedTable:
     ) -> tuple[float, float, float, float]:
         """(cubeless, cube owned, centred, opponent owns) equities of the side on roll."""
         raw = self.raw(on_roll, opponent)
-        return tuple(float(to_equity(int(v))) for v in raw)  # type: ignore[return-value]
+        cubeless, owned, centred, opponent_owns = (float(to_equity(int(v))) for v in raw)
+        return cubeless, owned, centred, opponent_owns
 
     def p_win(self, on_roll: int | Sequence[int], opponent: int | Sequence[int]) -> float:
         """Cubeless probability that the side on roll wins."""

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidPlayerError
-from ..play import LegalPlays, Play
-from ..position import Position
+from ..play import Play
+from ..position import LegalPlays, Position
 from ..state import GameState
 from ..variant import STANDARD, Variant
 from ..cube.context import CubeContext

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterable
 
 from ..errors import GammonError
+from ..extras import missing_extra
 
 #: Every command: the module that registers it and its line in ``gammon --help`` (the same
 #: line as the module's ``help=``; tests/test_cli_startup.py keeps the two equal).
@@ -87,16 +88,23 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     command = command_of(argv)
-    parser = build_parser([] if command is None else [command])
-    args = parser.parse_args(argv)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return 2
+    purpose = f"gammon {command}" if command in COMMANDS else "gammon"
     try:
+        parser = build_parser([] if command is None else [command])
+        args = parser.parse_args(argv)
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help()
+            return 2
         return int(handler(args) or 0)
     except GammonError as error:
         print(f"gammon: {error}", file=sys.stderr)
+        return 1
+    except ImportError as error:  # an extra that is not installed: one line naming it, no traceback
+        missing = missing_extra(error, purpose)
+        if missing is None:
+            raise
+        print(f"gammon: {missing}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -64,6 +64,7 @@ def _progress(results: Iterator[Any], total: int) -> Iterator[Any]:
 
 def _analyse(args: argparse.Namespace) -> int:
     from ..analysis import analyse
+    from ..analysis.html import report as html_report
     from ..record import MatchRecord
 
     name = analyst_name(args.player, args.ply)
@@ -77,7 +78,7 @@ def _analyse(args: argparse.Namespace) -> int:
     try:
         analysis = analyse(record, name, workers=args.workers, progress=_progress)
         if report is not None:
-            report.write(analysis.html())
+            report.write(html_report(analysis))
     finally:
         if report is not None:
             report.close()

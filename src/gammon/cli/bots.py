@@ -285,7 +285,8 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     td.add_argument("--eval-seed", type=count(0), default=d.eval_seed)
     td.add_argument("--merge", choices=("mean", "sum"), default=d.merge, help="how workers' results combine")
     td.add_argument("--features", type=int, default=d.features, help=f"input encoding version (default {d.features})")
-    td.add_argument("--init", default="", help="start from these weights (.npz) instead of random ones; a net with fewer hidden units is widened to --hidden")
+    td.add_argument("--init", default="", help="start from these weights (.npz) instead of random ones; "
+                    "a net with fewer hidden units is widened to --hidden")
     td.set_defaults(handler=_train_td)
 
     ro = which.add_parser(

@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--player", default=DEFAULT_PLAYER,
                         help=f"the player that answers (default {DEFAULT_PLAYER}, at --ply)")
-    parser.add_argument("--ply", type=int, default=None, choices=range(0, 4), metavar="0-3",
+    parser.add_argument("--ply", type=int, default=None, choices=range(4), metavar="0-3",
                         help="search depth (default: the player's, or 2)")
     parser.set_defaults(handler=_engine)
 

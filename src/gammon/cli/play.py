@@ -15,12 +15,13 @@ from collections.abc import Callable
 
 from ..dice import SeededDice
 from ..errors import IllegalActionError
+from ..extras import MissingExtraError, require
 from ..match import Match
 from ..notation import whole_number
 from ..players import load_player
 from ..position import Color
 from ..state import MAX_MATCH_LENGTH
-from .table import LocalTable, RemoteTable, ServerClient, Table, TableError
+from .table import LocalTable, RemoteTable, ServerClient, Table, TableError, require_client
 from .terminal import KEY_ACTIONS, Settings, Terminal
 
 DEFAULT_BOT = "nn:0:intermediate"
@@ -29,9 +30,10 @@ DEFAULT_LENGTH = 5
 
 def key_reader() -> Callable[[str], str]:
     """Single keys on an empty line (as ``<name>`` tokens), typed lines otherwise (prompt_toolkit)."""
+    require("prompt_toolkit", "single keys")
     from prompt_toolkit import PromptSession
     from prompt_toolkit.filters import Condition
-    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
     session: PromptSession[str] = PromptSession(erase_when_done=True)
     bindings = KeyBindings()
@@ -39,7 +41,7 @@ def key_reader() -> Callable[[str], str]:
 
     def bind(keys: tuple[str, ...], token: str) -> None:
         @bindings.add(*keys, filter=empty, eager=True)
-        def _(event) -> None:  # type: ignore[no-untyped-def]
+        def _(event: KeyPressEvent) -> None:
             event.app.exit(result=f"<{token}>")
 
     sequences = {"a-left": ("escape", "left"), "a-right": ("escape", "right"), "a-up": ("escape", "up"),
@@ -64,7 +66,14 @@ def _match_length(text: str) -> int:
 
 def _command(args: argparse.Namespace) -> int:
     keys = args.keys if args.keys is not None else (sys.stdin.isatty() and sys.stdout.isatty())
-    read = key_reader() if keys else line_reader
+    read = line_reader
+    if keys:
+        try:
+            read = key_reader()
+        except MissingExtraError as error:
+            if args.keys:  # asked for by name: the command cannot do what it was told
+                raise
+            print(f"gammon play: typed words, not single keys: {error}", file=sys.stderr)
     settings = Settings(plain=args.plain, auto_forced=not args.ask_forced, their_numbering=args.their_numbering,
                         verbose=args.verbose)
     try:
@@ -95,6 +104,7 @@ def _local_table(args: argparse.Namespace) -> Table:
 
 
 def _remote_table(args: argparse.Namespace, read: Callable[[str], str]) -> Table | None:
+    require_client()  # before asking for a name and password
     name = args.user or os.environ.get("GAMMON_USER") or input("Your name on the server: ").strip()
     password = os.environ.get("GAMMON_PASSWORD") or getpass.getpass(f"Password for {name}: ")
     server = ServerClient(args.server, name, password, register=args.register)
@@ -122,7 +132,7 @@ def _remote_table(args: argparse.Namespace, read: Callable[[str], str]) -> Table
 def _lobby(server: ServerClient, read: Callable[[str], str]) -> int | None:
     """Your invitations and matches; choose one to play, accept one, or challenge someone."""
     while True:
-        invited = [m for m in server.matches("invited")]
+        invited = list(server.matches("invited"))
         playing = server.matches("playing")
         lines = ["Your matches:"] if playing else ["No match in play."]
         for m in playing:

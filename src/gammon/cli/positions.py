@@ -10,6 +10,7 @@ from typing import IO, Any
 
 from .. import diagram
 from ..errors import GammonError
+from ..extras import require
 from . import batch
 from ..notation import position_id, whole_number
 from ..play import Play
@@ -42,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("--plain", action="store_true", help="describe the position in words (for screen readers)")
     show.add_argument("--perspective", choices=("white", "black"), help="draw from this side (default: the side to act)")
     show.add_argument("--svg", metavar="FILE", help="write the board as an SVG picture to FILE ('-': standard output)")
-    show.add_argument("--png", metavar="FILE", help="write the board as a PNG picture to FILE (needs cairosvg: pip install gammon[png])")
+    show.add_argument("--png", metavar="FILE",
+                      help="write the board as a PNG picture to FILE (needs cairosvg: pip install 'gammon[png]')")
     show.add_argument("--size", metavar="PIXELS", default="600", help="the picture's width in pixels (default 600)")
     show.add_argument("--play", metavar="MOVES", help="draw this play of the side on roll as arrows (e.g. '8/5 6/5'; "
                       "checked against the position's dice when it has some)")
@@ -93,10 +95,10 @@ def read_dice(values: list[str], state: GameState) -> tuple[int, int]:
         return state.dice
     if len(values) == 1 and len(values[0]) == 2:
         values = list(values[0])  # "31"
-    dice = [whole_number(v, 1, 6) for v in values]
-    if len(dice) != 2 or None in dice:
+    dice = [die for die in (whole_number(v, 1, 6) for v in values) if die is not None]
+    if len(values) != 2 or len(dice) != 2:
         raise ArgumentError(f"DIE: expected two dice 1-6 (e.g. 3 1), got {' '.join(values) or 'nothing'!r}")
-    return dice[0], dice[1]  # type: ignore[return-value]
+    return dice[0], dice[1]
 
 
 # -- commands ----------------------------------------------------------------------------------
@@ -133,9 +135,7 @@ def _play_of(text: str | None, state: GameState) -> Play | None:
     try:
         if state.dice is not None:
             return state.position.legal_plays(*state.dice).find(text)
-        from ..notation import movetext
-
-        return movetext.parse_moves(text)
+        return Play.parse(text)
     except GammonError as error:
         raise ArgumentError(f"--play {text!r}: {error}") from None
 
@@ -143,10 +143,11 @@ def _play_of(text: str | None, state: GameState) -> Play | None:
 def _png(picture: str) -> bytes:
     """The SVG rendered by cairosvg, the optional dependency ``gammon[png]``."""
     try:
-        import cairosvg
-    except (ImportError, OSError) as error:  # OSError: the package is there but not the cairo library
-        raise ArgumentError(f"--png needs cairosvg and the cairo library ({error}): pip install gammon[png]") from None
-    return cairosvg.svg2png(bytestring=picture.encode("utf-8"))
+        cairosvg = require("cairosvg", "--png")  # MissingExtraError names gammon[png]
+    except OSError as error:  # the package is there but not the cairo library it loads
+        raise ArgumentError(f"--png needs the cairo library, which cairosvg could not load ({error})") from None
+    png: bytes = cairosvg.svg2png(bytestring=picture.encode("utf-8"))
+    return png
 
 
 def _write(option: str, path: str, data: bytes) -> None:
@@ -221,13 +222,13 @@ def _read_line(line: str) -> tuple[str, int, int]:
         if len(fields) != 3:
             raise ValueError(f"line: expected 'POSITIONID D1 D2' (3 fields), got {len(fields)}")
         pid = fields[0]
-        first, second = _DIE.get(fields[1]), _DIE.get(fields[2])
-        for name, die, value in (("d1", fields[1], first), ("d2", fields[2], second)):
-            if value is None:
+        for name, die in (("d1", fields[1]), ("d2", fields[2])):
+            if die not in _DIE:
                 raise ValueError(f"{name}: expected a die 1-6, got {die[:20]!r}")
+        first, second = _DIE[fields[1]], _DIE[fields[2]]
     if len(pid) != position_id.ID_LENGTH or not pid.isascii():
         raise ValueError(f"pid: expected 14 base64 characters, got {pid[:40]!r}")
-    return pid, first, second  # type: ignore[return-value]
+    return pid, first, second
 
 
 def answer_lines(questions: Sequence[batch.Question]) -> list[dict[str, Any]]:
@@ -260,7 +261,7 @@ def _answer_chunk(chunk: Sequence[batch.Question]) -> list[dict[str, Any]]:
         for i in range(len(rows)):
             if status[i] != position_id.OK:
                 n, text = chunk[rows[i]]
-                message = f"pid: expected {position_id._STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
+                message = f"pid: expected {position_id.STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
                 out[rows[i]] = batch.error(message, n, text)
         if good:
             dice = np.array([parsed[i][1:] for i in good], np.int64)
@@ -270,7 +271,7 @@ def _answer_chunk(chunk: Sequence[batch.Question]) -> list[dict[str, Any]]:
                 found = sorted(ids[14 * r : 14 * r + 14] for r in range(offsets[j], offsets[j + 1]))
                 pid, d1, d2 = parsed[i]
                 out[rows[i]] = batch.answer({"pid": pid, "dice": [d1, d2], "results": found}, chunk[rows[i]][1])
-    return out  # type: ignore[return-value]
+    return [item for item in out if item is not None]  # every line has its answer or its error by now
 
 
 def run_batch(stdin: IO[bytes] | IO[str] | Iterable[str], stdout: IO[str]) -> int:

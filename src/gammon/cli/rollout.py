@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rollout.add_argument("--trials", type=count(2), default=1296, metavar="N", help="trials (default 1296)")
     rollout.add_argument("--player", default=DEFAULT_ROLLOUT_PLAYER, metavar="NAME",
                          help=f"the bot that plays, one of gammon's own: NAME[:PLY][:LEVEL] (default {DEFAULT_ROLLOUT_PLAYER})")
-    rollout.add_argument("--ply", type=_ply, default=None, metavar="P", help=f"the bot's search depth 0-{MAX_PLY} (default: the player's, 0)")
+    rollout.add_argument("--ply", type=_ply, default=None, metavar="P",
+                         help=f"the bot's search depth 0-{MAX_PLY} (default: the player's, 0)")
     rollout.add_argument("--truncate", type=count(1), default=None, metavar="N", help="stop each trial after N turns")
     rollout.add_argument("--cube", action="store_true", help="cubeful: the cube in play, the bot's cube decisions")
     rollout.add_argument("--seed", type=count(0), default=0, metavar="S", help="dice seed (default 0)")

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import GammonError, IllegalActionError
 from ..events import EventDataError, MatchEvent, event_from_data
+from ..extras import require
 from ..match import Action, ActionKind, Match, PlayerAction
 from ..play import Play
 from ..players import Player, cube_hint, hint, load_player
@@ -244,10 +245,17 @@ def _detail(response: Any) -> str:
     return str(detail or f"the server answered {response.status_code}")
 
 
+def require_client() -> None:
+    """The server client's network packages, or MissingExtraError naming ``gammon[server]``."""
+    for package in ("httpx", "websockets"):
+        require(package, "playing on a server")
+
+
 class ServerClient:
     """One person logged in to a gammon server: JSON requests with their token, and event streams."""
 
     def __init__(self, url: str, name: str, password: str, *, register: bool = False, timeout: float = 60.0) -> None:
+        require_client()
         import httpx
 
         self.url = url.rstrip("/")

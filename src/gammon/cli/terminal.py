@@ -25,6 +25,7 @@ from ..play import BAR, OFF, Play
 from ..position import Color
 from ..state import Resignation
 from .table import Table, TableError
+import itertools
 
 #: The keys, as seed 004 lists them, then gammon's few additions; shown by ``?``.
 KEYS: tuple[tuple[str, str], ...] = (
@@ -368,7 +369,7 @@ class Terminal:
                 points = token.replace("*", "").split("/")
                 if len(points) < 2 or not all(re.fullmatch(r"[0-9]{1,2}|bar|off", p) for p in points):
                     raise IllegalActionError(f"{text!r} is not a play: try 8/5 6/5, 13 8, or help")
-                for source, target in zip(points, points[1:]):
+                for source, target in itertools.pairwise(points):
                     match.move(_point(source), _point(target), self.you)
                     made += 1
         except GammonError:
@@ -449,7 +450,7 @@ class Terminal:
             self.write("Nothing to move now.")
             return
         if self.selected is None and BAR in steps:
-            targets = [t for t in steps[BAR]]
+            targets = list(steps[BAR])
             self._cycle_to(targets, direction, "enter on")
         elif self.selected is None:
             self._cycle_to(list(steps), direction, "from")

@@ -22,10 +22,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "2 when the engine cannot be started.",
     )
     check.add_argument("engine", metavar="CMD", nargs="+", help="the engine's command line, e.g. 'gammon engine'")
-    check.add_argument("--games", type=int, default=4, metavar="N", help="whole games the engine plays against itself (default 4)")
+    check.add_argument("--games", type=int, default=4, metavar="N",
+                       help="whole games the engine plays against itself (default 4)")
     check.add_argument("--seed", type=int, default=0, help="seed of the dice of those games (default 0)")
-    check.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each reply (default 10; until the engine's first search "
-                       "has answered, at least 60: engines load and compile then)")
+    check.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                       help="seconds to wait for each reply (default 10; until the engine's first search has answered, "
+                       "at least 60: engines load and compile then)")
     check.add_argument("--positions", metavar="FILE",
                        help="positions to try instead of the built-in tricky ones, one notation per line")
     check.add_argument("--require-level", type=int, default=0, choices=(0, 1, 2), metavar="N",

@@ -11,13 +11,13 @@ from .corpus import CorpusPosition, builtin_corpus, read_corpus
 from .report import FAIL, PASS, SKIP, CheckReport, CheckResult, CheckSetupError
 
 __all__ = [
+    "FAIL",
+    "PASS",
+    "SKIP",
     "CheckReport",
     "CheckResult",
     "CheckSetupError",
     "CorpusPosition",
-    "FAIL",
-    "PASS",
-    "SKIP",
     "builtin_corpus",
     "judge_play",
     "read_corpus",

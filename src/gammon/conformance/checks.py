@@ -31,8 +31,8 @@ from pathlib import Path
 
 from ..engine.transport import BackgroundLoop, split_command
 from ..errors import EngineError, IllegalPlayError, InvalidMoveError
-from ..play import LegalPlays, Play
-from ..position import Color, Position
+from ..play import Play
+from ..position import Color, LegalPlays, Position
 from ..state import GameState
 from ..ubgi import INFO_NUMBERS, ErrorCode, Option, parse_info, parse_key_line, parse_option_line
 from .connection import FIRST_SEARCH_S, Connection, Gone, Timeout, clip
@@ -340,7 +340,7 @@ class _Suite:
             if option.default in (None, "", "-"):
                 continue
             wire.send(f"get {option.name}")
-            line, before = wire.until(lambda text: True)
+            line, _before = wire.until(lambda text: True)
             expected = f"value {option.name} {option.default}"
             if line.strip() != expected:
                 raise _Fail(f"'get {option.name}' answered {clip(line)!r}, expected {expected!r}")

@@ -47,7 +47,8 @@ def _expected_min(scale: float, cap: float, spread: float) -> float:
         return min(0.0, cap)
     threshold = cap / scale
     z = (0.5 - threshold) / spread
-    above = (0.5 - threshold) * 0.5 * (1.0 + math.erf(z / math.sqrt(2.0))) + spread * math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
+    above = ((0.5 - threshold) * 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+             + spread * math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi))
     return scale * (0.5 - above)
 
 
@@ -116,7 +117,8 @@ def construct_met(
     pre = np.full((MAX_AWAY, MAX_AWAY), 0.5)
 
     def table() -> MatchEquityTable:
-        return MatchEquityTable(name, pre, post, _notice(gammon_rate, backgammon_rate, efficiency, free_drop, crawford_gammon_rate))
+        notice = _notice(gammon_rate, backgammon_rate, efficiency, free_drop, crawford_gammon_rate)
+        return MatchEquityTable(name, pre, post, notice)
 
     # The Crawford game: I am 1-away, the opponent needs n; no cube, outcomes lead to post-Crawford.
     known = table()
@@ -147,7 +149,8 @@ def _check(gammon_rate: float, backgammon_rate: float, efficiency: float, free_d
         if not 0.0 <= value <= high:
             raise MatchEquityError(f"{label} must lie in [0, {high:g}], got {value!r}")
     if not 0.0 <= backgammon_rate <= gammon_rate:
-        raise MatchEquityError(f"backgammon_rate must lie in [0, gammon_rate={gammon_rate:g}] (backgammons are gammons), got {backgammon_rate!r}")
+        raise MatchEquityError(f"backgammon_rate must lie in [0, gammon_rate={gammon_rate:g}] (backgammons are gammons), "
+                               f"got {backgammon_rate!r}")
 
 
 def _notice(gammon_rate: float, backgammon_rate: float, efficiency: float, free_drop: float, crawford_gammon_rate: float) -> str:

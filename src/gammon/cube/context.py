@@ -156,7 +156,9 @@ class CubeContext:
         # (as the referee's MatchScore.after_game counts it).
         crawford_played = self.crawford or self.post_crawford
         if points >= 0:
-            return self.met.mwc(me - points, opponent, crawford_played) if points else self.met.mwc(me, opponent, self.post_crawford)
+            if points:
+                return self.met.mwc(me - points, opponent, crawford_played)
+            return self.met.mwc(me, opponent, self.post_crawford)
         return self.met.mwc(me, opponent + points, crawford_played)
 
     def outcome_table(self, levels: int = MAX_LEVELS) -> np.ndarray:

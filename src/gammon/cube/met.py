@@ -53,7 +53,8 @@ class MatchEquityTable:
     def __post_init__(self) -> None:
         pre, post = np.asarray(self.pre, np.float64), np.asarray(self.post, np.float64)
         if pre.ndim != 2 or pre.shape[0] != pre.shape[1] or pre.shape[0] < MAX_AWAY:
-            raise MatchEquityError(f"table {self.name!r}: pre-Crawford table must be square, {MAX_AWAY}x{MAX_AWAY} or more, got {pre.shape}")
+            raise MatchEquityError(f"table {self.name!r}: pre-Crawford table must be square, {MAX_AWAY}x{MAX_AWAY} or more, "
+                                   f"got {pre.shape}")
         if post.ndim != 1 or post.shape[0] < MAX_AWAY:
             raise MatchEquityError(f"table {self.name!r}: post-Crawford row must hold {MAX_AWAY} values, got {post.shape}")
         if not (np.all((pre >= 0) & (pre <= 1)) and np.all((post >= 0) & (post <= 1))):
@@ -83,7 +84,9 @@ class MatchEquityTable:
             raise MatchEquityError("not a match equity table: expected {\"pre_crawford\": {\"table\": [[MWC, ...], ...]}, "
                                    "\"post_crawford\": {\"table\": {\"both\": [MWC, ...]}}}") from None
         except (ValueError, RecursionError) as error:  # ragged rows, text where a number belongs
-            raise MatchEquityError(f"not a match equity table: its tables must be rows of numbers ({_first_line(error)})") from None
+            raise MatchEquityError(
+                f"not a match equity table: its tables must be rows of numbers ({_first_line(error)})"
+            ) from None
         label, notice = data.get("name", "unnamed"), data.get("notice", "")
         if not isinstance(label, str) or not isinstance(notice, str):
             raise MatchEquityError("not a match equity table: its name and notice must be text")

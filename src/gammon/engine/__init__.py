@@ -10,7 +10,7 @@
 :class:`SimpleEngine` drives any UBGI engine of either dialect (v0.1 ``setoption``, v0.2
 ``set``) over an asyncio core (:func:`popen_ubgi`, :class:`UbgiProtocol`), and GNU
 Backgammon's command-line program with the same methods (:meth:`SimpleEngine.popen_gnubg`,
-:class:`~gammon.engine.gnubg.GnubgEngine`): two protocols over one line transport
+:class:`GnubgEngine`): two protocols over one line transport
 (:mod:`gammon.engine.transport`). Answers are the core's value types: :class:`PlayResult`,
 :class:`~gammon.evaluation.Hint`, :class:`~gammon.evaluation.CubeDecision`. Both kinds of
 engine are players too (:mod:`gammon.players`): ``ubgi:CMD`` and ``gnubg:PLY`` wherever
@@ -30,7 +30,7 @@ from ..evaluation import CubeDecision
 from ..ubgi import Option
 from .protocol import EngineProtocol, UbgiProtocol, popen_ubgi
 from .results import Limit, PlayResult
-from .simple import SimpleEngine
+from .simple import GnubgEngine, SimpleEngine
 
 __all__ = [
     "CubeDecision",
@@ -40,6 +40,7 @@ __all__ = [
     "EngineProtocolError",
     "EngineTerminatedError",
     "EngineTimeoutError",
+    "GnubgEngine",
     "IllegalEngineMoveError",
     "Limit",
     "Option",

@@ -37,17 +37,15 @@ from ..errors import (
     IllegalEngineMoveError,
 )
 from ..evaluation import CubeDecision, Hint, Probabilities
-from ..notation import movetext
-from ..play import LegalPlays, Play
-from ..position import Position
+from ..play import Play
+from ..position import LegalPlays, Position
 from ..state import GameState, GameStatus
 from ..ubgi import Option
 from .protocol import EngineProtocol
 from .results import Limit, PlayResult, as_state, state_and_dice
-from .simple import SimpleEngine
 from .transport import LineTransport, split_command
 
-__all__ = ["GnubgEngine", "GnubgProtocol", "MAX_PLY", "find_gnubg", "popen_gnubg"]
+__all__ = ["MAX_PLY", "GnubgProtocol", "find_gnubg", "popen_gnubg"]
 
 #: Deepest evaluation offered; gnubg accepts more, but 4-ply already takes seconds a move.
 MAX_PLY = 4
@@ -352,7 +350,7 @@ class GnubgProtocol(EngineProtocol):
         hints = []
         for rank, (ply, text, equity, probabilities) in enumerate(rows[:count], start=1):
             try:
-                play = movetext.parse_play(text, legal)
+                play = legal.find(text)
             except GammonError as error:
                 raise IllegalEngineMoveError(
                     f"GNU Backgammon's play {text!r} is not legal in {where}: {error}") from None
@@ -464,35 +462,7 @@ async def popen_gnubg(command: str | Sequence[str] | None = None, *, ply: int = 
         transport = await LineTransport.popen(argv, name="GNU Backgammon", stderr=subprocess.STDOUT, env=env)
     except EngineError as error:
         raise EngineError(f"{NOT_FOUND} ({error})" if command is None else str(error)) from None
-    return await GnubgProtocol(transport, ply=ply, timeout=timeout).started()  # type: ignore[return-value]
-
-
-class GnubgEngine(SimpleEngine):
-    """A running ``gnubg -t`` driven synchronously: ``play``, ``analyse`` and ``cube`` as
-    SimpleEngine has them. Calls are serialised, so one engine can be shared between threads.
-
-    >>> with GnubgEngine.popen(ply=0) as engine:
-    ...     str(engine.play(Position(), (3, 1)).play)
-    '8/5 6/5'
-    """
-
-    protocol: GnubgProtocol
-
-    @classmethod
-    def popen(cls, command: str | Sequence[str] | None = None, *, ply: int = 0,
-              timeout: float = 60.0) -> GnubgEngine:
-        """Start GNU Backgammon; see :func:`popen_gnubg`."""
-        if not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
-            raise ValueError(f"ply must be 0..{MAX_PLY}, got {ply!r}")
-        return cls._start(lambda: popen_gnubg(command, ply=ply, timeout=timeout))
-
-    @property
-    def process(self) -> subprocess.Popen:
-        return self.protocol.process
-
-    def __repr__(self) -> str:
-        state = "closed" if self._closed else f"pid={self.protocol.transport.pid}"
-        return f"<GnubgEngine {self.id.get('name', 'GNU Backgammon')!r} ply={self.protocol.ply} ({state})>"
+    return await GnubgProtocol(transport, ply=ply, timeout=timeout).started()
 
 
 def _cube_action(proper: str, offered: bool, info: Mapping[str, object]) -> str:

@@ -12,8 +12,11 @@ tolerated), a ``bestcube`` one of the words allowed for the question.
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
+from typing import Any, Self
 
 from .. import ubgi
 from ..errors import (
@@ -58,13 +61,14 @@ class EngineProtocol:
         self._lock = asyncio.Lock()
 
     @property
-    def process(self):  # type: ignore[no-untyped-def]
+    def process(self) -> subprocess.Popen[bytes]:
         """The engine's :class:`subprocess.Popen`."""
         return self.transport.process
 
     @property
     def command(self) -> list[str]:
-        return [str(arg) for arg in self.transport.process.args]
+        args = self.transport.process.args
+        return [str(args)] if isinstance(args, (str, bytes, os.PathLike)) else [str(arg) for arg in args]
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {' '.join(self.command)!r} pid={self.transport.pid} dialect={self.dialect}>"
@@ -132,7 +136,7 @@ class EngineProtocol:
     async def kill(self) -> None:
         await self.transport.kill()
 
-    async def started(self) -> EngineProtocol:
+    async def started(self) -> Self:
         """This protocol once its engine has answered the handshake; the process is killed if not."""
         try:
             await self.initialize()
@@ -373,11 +377,11 @@ class UbgiProtocol(EngineProtocol):
         ranked: dict[int, dict[str, object]] = {}
         for info in infos:
             if "multipv" in info and "pv" in info:
-                ranked[int(info["multipv"])] = info  # type: ignore[arg-type]
+                ranked[int(str(info["multipv"]))] = info
         if not ranked:
             last = infos[-1] if infos else {}
             ranked = {1: {**last, "pv": text}}
-        hints = []
+        hints: list[Hint] = []
         top = None
         for rank in sorted(ranked)[:multipv]:
             info = ranked[rank]
@@ -385,7 +389,7 @@ class UbgiProtocol(EngineProtocol):
             equity = _float(info.get("eq"))
             top = equity if top is None else top
             loss = (top - equity) if (top is not None and equity is not None) else 0.0
-            hints.append(Hint(len(hints) + 1, play, _probabilities(info), int(info.get("depth", 0) or 0),
+            hints.append(Hint(len(hints) + 1, play, _probabilities(info), int(str(info.get("depth", 0) or 0)),
                               float(loss), equity))
         return hints
 
@@ -459,11 +463,11 @@ def _probabilities(info: Mapping[str, object]) -> Probabilities:
 
 
 async def popen_ubgi(command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                     **popen_args: object) -> UbgiProtocol:
+                     **popen_args: Any) -> UbgiProtocol:
     """Start a UBGI engine and run its handshake; the engine dies with this process.
 
     Keywords go to :meth:`LineTransport.popen <gammon.engine.transport.LineTransport.popen>`
     (``stderr``, ``env``, ``cwd``).
     """
-    transport = await LineTransport.popen(command, **popen_args)  # type: ignore[arg-type]
-    return await UbgiProtocol(transport, timeout).started()  # type: ignore[return-value]
+    transport = await LineTransport.popen(command, **popen_args)
+    return await UbgiProtocol(transport, timeout).started()

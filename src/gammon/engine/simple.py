@@ -9,15 +9,17 @@ leaving its ``with`` block, or the program ending) stops the process.
 
 from __future__ import annotations
 
+import subprocess
 import weakref
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from ..errors import EngineTerminatedError
 from ..evaluation import CubeDecision, Hint
 from ..position import Position
 from ..state import GameState
 from ..ubgi import Option
+from .gnubg import MAX_PLY, GnubgProtocol, popen_gnubg
 from .protocol import DEFAULT_TIMEOUT, EngineProtocol, popen_ubgi
 from .results import Limit, PlayResult
 from .transport import BackgroundLoop
@@ -42,7 +44,7 @@ class SimpleEngine:
         self._finalizer = weakref.finalize(self, _shutdown, protocol, background)
 
     @classmethod
-    def _start(cls, start: Callable[[], Coroutine[Any, Any, EngineProtocol]], *args: Any) -> Any:
+    def _start(cls, start: Callable[[], Coroutine[Any, Any, EngineProtocol]], *args: Any) -> Self:
         background = BackgroundLoop()
         try:
             protocol = background.run(start())
@@ -66,8 +68,6 @@ class SimpleEngine:
                     timeout: float = 60.0) -> SimpleEngine:
         """Start GNU Backgammon's ``gnubg -t`` (default: :func:`~gammon.engine.gnubg.find_gnubg`)
         and set it up as a calculator evaluating at ``ply``; see :mod:`gammon.engine.gnubg`."""
-        from .gnubg import popen_gnubg
-
         return cls._start(lambda: popen_gnubg(command, ply=ply, timeout=timeout))
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
@@ -135,7 +135,7 @@ class SimpleEngine:
         self._closed = True
         self._finalizer()
 
-    close = quit
+    close = quit  # noqa: A003 - python-chess's name, which engine users know
 
     def __enter__(self) -> SimpleEngine:
         return self
@@ -156,6 +156,34 @@ def _shutdown(protocol: EngineProtocol, background: BackgroundLoop) -> None:
     if background.thread.is_alive():
         try:
             background.run(protocol.quit(), timeout=10)
-        except Exception:  # the process is killed by quit() whatever it says
+        except Exception:  # noqa: BLE001 - the process is killed by quit() whatever it says
             pass
     background.close()
+
+
+class GnubgEngine(SimpleEngine):
+    """A running ``gnubg -t`` driven synchronously: ``play``, ``analyse`` and ``cube`` as
+    SimpleEngine has them. Calls are serialised, so one engine can be shared between threads.
+
+    >>> with GnubgEngine.popen(ply=0) as engine:  # doctest: +SKIP
+    ...     str(engine.play(Position(), (3, 1)).play)
+    '8/5 6/5'
+    """
+
+    protocol: GnubgProtocol
+
+    @classmethod
+    def popen(cls, command: str | Sequence[str] | None = None, *, ply: int = 0,
+              timeout: float = 60.0) -> GnubgEngine:
+        """Start GNU Backgammon; see :func:`popen_gnubg`."""
+        if not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
+            raise ValueError(f"ply must be 0..{MAX_PLY}, got {ply!r}")
+        return cls._start(lambda: popen_gnubg(command, ply=ply, timeout=timeout))
+
+    @property
+    def process(self) -> subprocess.Popen[bytes]:
+        return self.protocol.process
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"pid={self.protocol.transport.pid}"
+        return f"<GnubgEngine {self.id.get('name', 'GNU Backgammon')!r} ply={self.protocol.ply} ({state})>"

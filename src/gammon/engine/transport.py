@@ -21,6 +21,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import ctypes
+import functools
 import shlex
 import shutil
 import subprocess
@@ -93,7 +94,7 @@ class LineTransport:
     arrives, read or not.
     """
 
-    def __init__(self, process: subprocess.Popen, name: str,
+    def __init__(self, process: subprocess.Popen[bytes], name: str,
                  on_line: Callable[[str, str], None] | None = None) -> None:
         self.process = process
         self.name = name
@@ -136,7 +137,7 @@ class LineTransport:
             streams.append(("stderr", self.process.stderr))
         for where, pipe in streams:
             reader = asyncio.StreamReader(limit=limit)
-            transport, _ = await loop.connect_read_pipe(lambda r=reader: asyncio.StreamReaderProtocol(r), pipe)
+            transport, _ = await loop.connect_read_pipe(functools.partial(asyncio.StreamReaderProtocol, reader), pipe)
             self._readers.append(transport)
             self._pumps.append(loop.create_task(self._pump(reader, where)))
 
@@ -193,7 +194,7 @@ class LineTransport:
                 raise EngineTimeoutError(f"{self.name} did not answer in time") from None
             try:
                 item = await asyncio.wait_for(self._lines.get(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise EngineTimeoutError(f"{self.name} did not answer in time") from None
         if item is None:
             self.eof = True

@@ -24,7 +24,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 from .. import __name__ as _package
 from ..evaluation import CubeDecision, Hint
@@ -64,7 +64,7 @@ def _version() -> str:
         from importlib.metadata import version
 
         return version(_package)
-    except Exception:  # not installed: running from a source tree
+    except Exception:  # noqa: BLE001 - not installed: running from a source tree
         return "0"
 
 
@@ -340,7 +340,7 @@ class UbgiEngine:
             self.send(error_line(_code(error.code), error.message))
         except GammonError as error:
             self.send(error_line(ErrorCode.BAD_ARGUMENT, str(error)))
-        except Exception as error:  # a bug of ours: say so, keep serving
+        except Exception as error:  # noqa: BLE001 - a bug of ours: say so, keep serving
             traceback.print_exc(file=sys.stderr)
             self.send(error_line(ErrorCode.BAD_ARGUMENT, f"internal error on {command[:40]!r}: {type(error).__name__}"))
 
@@ -596,7 +596,7 @@ class UbgiEngine:
                     self._search_play(search, backend, state, role, depth, multipv, cubeful, start)
             except EngineCommandError as error:  # an external engine's refusal, passed on as it is
                 self._answer(search, error_line(_code(error.code), error.message))
-            except Exception as error:  # keep serving whatever a backend does
+            except Exception as error:  # noqa: BLE001 - keep serving whatever a backend does
                 if not isinstance(error, GammonError):
                     traceback.print_exc(file=sys.stderr)
                 self._answer(search, error_line(ErrorCode.BAD_ARGUMENT, f"search failed: {error}"))
@@ -698,7 +698,7 @@ class UbgiEngine:
     def cmd_quit(self, args: list[str]) -> None:
         self.shutdown()
 
-    COMMANDS: dict[str, Callable[[UbgiEngine, list[str]], None]] = {
+    COMMANDS: ClassVar[dict[str, Callable[[UbgiEngine, list[str]], None]]] = {
         "ubgi": cmd_ubgi,
         "isready": cmd_isready,
         "setoption": cmd_setoption,

@@ -1,8 +1,10 @@
 """Text notations for positions, games and moves, and telling them apart.
 
-One module per notation, each a ``parse``/``format`` pair (``FibsBoard.parse``/``text``
-for FIBS, which carries more than a GameState); users reach them through
-:class:`~gammon.state.GameState` (``GameState.from_xgid(s)``, ``state.xgid()``, ...).
+One module per notation, each a ``parse``/``format`` pair on plain fields
+(:class:`~gammon.notation.fields.GameFields`; :class:`~gammon.notation.fibs.FibsFields` for FIBS,
+which carries more), below the value types: users reach them through
+:class:`~gammon.state.GameState` (``GameState.from_xgid(s)``, ``state.xgid()``, ...), which checks
+what the fields say. Move text reads and writes plain steps; ``Play`` and ``LegalPlays`` call it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ NOTATIONS = ("bpn", "gnubgid", "position_id", "xgid", "fibs")
 
 #: The largest cube any notation gammon writes can carry: the Match ID keeps log2(cube) in 4 bits.
 MAX_CUBE = 1 << 15
+#: The longest match gammon plays and its notations carry.
+MAX_MATCH_LENGTH = 25
 
 #: The longest number :func:`whole_number` reads (leading zeros aside): far above every limit gammon
 #: checks, and below the 4,300 digits at which ``int()`` refuses to convert at all.
@@ -78,4 +82,4 @@ def detect(text: str) -> str:
     )
 
 
-__all__ = ["MAX_CUBE", "NOTATIONS", "NotationError", "detect", "whole_number"]
+__all__ = ["MAX_CUBE", "MAX_MATCH_LENGTH", "NOTATIONS", "NotationError", "detect", "whole_number"]

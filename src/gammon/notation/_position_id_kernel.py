@@ -1,6 +1,6 @@
-"""The Position ID steps of :mod:`gammon.notation.position_id`, compiled by numba for batches.
+"""The Position ID steps (:mod:`gammon.notation._position_id_steps`), compiled by numba for batches.
 
-The same functions, not copies: each is that module's plain-Python step given to ``njit``
+The same functions, not copies: each is a plain-Python step given to ``njit``
 (numba keeps the machine code in its on-disk cache, so later runs load it).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import position_id as _steps
+from . import _position_id_steps as _steps
 
 board_to_key = njit(cache=True)(_steps.board_to_key)
 key_to_board = njit(cache=True)(_steps.key_to_board)

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import re
 
+from ..board import POINTS, Color
 from ..errors import NotationError
-from ..position import POINTS, Color
-from ..state import MAX_MATCH_LENGTH, GameState
 from ..variant import Variant
-from . import MAX_CUBE, _build, whole_number
+from . import MAX_CUBE, MAX_MATCH_LENGTH, whole_number
+from .fields import GameFields, check_counts, decimal, playing_score
 
 NOTATION = "BPN"
 
@@ -45,13 +45,12 @@ _DIGIT_OWNER = {v: k for k, v in _OWNER_DIGIT.items()}
 _SIDE = {Color.WHITE: "w", Color.BLACK: "b"}
 
 
-def format(state: GameState) -> str:  # noqa: A001 - the module's writer, as in bpn.format(state)
+def format(state: GameFields) -> str:  # noqa: A001 - the module's writer, as in bpn.format(state)
     """The BPN of ``state`` (status, resignation and cube limit are not written); NotationError
     for a match score past the length in a game not won by bearing off (see the module)."""
-    _build.playing_score(NOTATION, state, f"{state.score[Color.WHITE]}:{state.score[Color.BLACK]}:{state.match_length}")
-    position = state.position
-    white = position.checkers(Color.WHITE)
-    black = position.checkers(Color.BLACK)
+    playing_score(NOTATION, state, f"{state.score[Color.WHITE]}:{state.score[Color.BLACK]}:{state.match_length}")
+    white = state.checkers(Color.WHITE)
+    black = state.checkers(Color.BLACK)
     placement = []
     empty = 0
     for point in range(1, POINTS + 1):
@@ -66,10 +65,10 @@ def format(state: GameState) -> str:  # noqa: A001 - the module's writer, as in 
     if empty:
         placement.append(str(empty))
     if state.double_offered:
-        turn = _SIDE[position.turn.other] + "D"
+        turn = _SIDE[state.turn.other] + "D"
     else:
         dice = f"{state.dice[0]}{state.dice[1]}" if state.dice else "00"
-        turn = _SIDE[position.turn] + dice
+        turn = _SIDE[state.turn] + dice
     fields = [
         "".join(placement),
         f"w{white[24]}b{black[24]}",
@@ -85,7 +84,7 @@ def format(state: GameState) -> str:  # noqa: A001 - the module's writer, as in 
     return "-".join(fields)
 
 
-def parse(text: str) -> GameState:
+def parse(text: str) -> GameFields:
     """Read BPN; :class:`NotationError` names the field that is wrong."""
     if not isinstance(text, str):
         raise NotationError(NOTATION, "text", repr(text), "a string")
@@ -118,7 +117,9 @@ def parse(text: str) -> GameState:
     found = _MATCH.fullmatch(match_text)
     if not found:
         raise NotationError(NOTATION, "match", match_text, "<white score>:<black score>:<length>, e.g. 0:0:7")
-    score_white, score_black, length = (_build.decimal(NOTATION, "match", n, "plain decimals, e.g. 2:4:7") for n in found.groups())
+    score_white, score_black, length = (
+        decimal(NOTATION, "match", n, "plain decimals, e.g. 2:4:7") for n in found.groups()
+    )
     if length > MAX_MATCH_LENGTH:
         raise NotationError(NOTATION, "match", match_text, f"a match length of 0 (money) to {MAX_MATCH_LENGTH}")
 
@@ -126,9 +127,10 @@ def parse(text: str) -> GameState:
     if len(parts) == 6:
         flags = parts[5]
         if not flags or any(f not in _FLAGS for f in flags) or len(set(flags)) != len(flags):
-            raise NotationError(NOTATION, "flags", flags, "each of c (Crawford), j (Jacoby), b (beavers), n (nackgammon), t (two-move doubles) at most once")
+            raise NotationError(NOTATION, "flags", flags, "each of c (Crawford), j (Jacoby), b (beavers), "
+                                "n (nackgammon), t (two-move doubles) at most once")
 
-    position = _build.position(NOTATION, "placement", placement, white, black, on_roll)
+    check_counts(NOTATION, "placement", placement, white, black)
     mapping = {
         "dice": ("turn", turn_text),
         "double_offered": ("turn", turn_text),
@@ -141,11 +143,10 @@ def parse(text: str) -> GameState:
         "variant": ("flags", flags),
         "position": ("placement", placement),
     }
-    return _build.state(
-        NOTATION,
-        text,
-        mapping,
-        position=position,
+    return GameFields(
+        tuple(white),
+        tuple(black),
+        on_roll,
         dice=dice,
         cube=cube,
         cube_owner=owner,
@@ -156,6 +157,9 @@ def parse(text: str) -> GameState:
         jacoby="j" in flags,
         beavers="b" in flags,
         variant=Variant(nackgammon="n" in flags, two_move_doubles="t" in flags),
+        notation=NOTATION,
+        text=text,
+        sources=mapping,
     )
 
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from dataclasses import replace
 
+from ..board import Color
 from ..errors import NotationError
-from ..position import Color, Position
-from ..state import MAX_MATCH_LENGTH, GameState, GameStatus, Resignation
-from . import _build
+from . import MAX_MATCH_LENGTH
 from . import position_id as _position_id
+from .fields import GameFields, GameStatus, Resignation
 
 NOTATION = "Match ID"
 GNUBG_ID = "GNUbg ID"
@@ -64,7 +65,7 @@ def _put(where: tuple[int, int], value: int) -> int:
     return value << offset
 
 
-def format(state: GameState) -> str:  # noqa: A001
+def format(state: GameFields) -> str:  # noqa: A001
     """The Match ID of ``state``; beavers and the cube limit are not carried."""
     log_cube = state.cube.bit_length() - 1
     if log_cube > _MAX_LOG_CUBE:
@@ -75,9 +76,9 @@ def format(state: GameState) -> str:  # noqa: A001
     key = (
         _put(_CUBE, log_cube)
         | _put(_OWNER, _CENTRED if state.cube_owner is None else int(state.cube_owner))
-        | _put(_MOVE, int(state.position.turn))
+        | _put(_MOVE, int(state.turn))
         | _put(_CRAWFORD, int(state.crawford))
-        | _put(_STATE, int(state.status))
+        | _put(_STATE, int(GameStatus.PLAYING if state.status is None else state.status))
         | _put(_TURN, int(state.to_act))
         | _put(_DOUBLED, int(state.double_offered))
         | _put(_RESIGNED, int(state.resignation or 0))
@@ -86,14 +87,13 @@ def format(state: GameState) -> str:  # noqa: A001
         | _put(_LENGTH, state.match_length)
         | _put(_SCORE0, state.score[0])
         | _put(_SCORE1, state.score[1])
-        | _put(_NO_JACOBY, int(state.is_money and not state.jacoby))
+        | _put(_NO_JACOBY, int(not state.match_length and not state.jacoby))
     )
     return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 
 
-def parse(text: str, position: Position | str | None = None) -> GameState:
-    """Read a Match ID; ``position`` gives the checkers (a Position, or a Position ID seen
-    from the player on roll); without it, the opening position."""
+def parse(text: str) -> GameFields:
+    """Read a Match ID: every field but the checkers, which a Position ID gives (:func:`parse_gnubg_id`)."""
     if not isinstance(text, str):
         raise NotationError(NOTATION, "text", repr(text), "a string")
     stripped = text.strip()
@@ -113,29 +113,17 @@ def parse(text: str, position: Position | str | None = None) -> GameState:
     if owner_bits == 2:
         raise bad("cube owner", "0 (player 0), 1 (player 1) or 3 (centred)")
     owner = None if owner_bits == _CENTRED else Color(owner_bits)
-    cube = 1 << _get(key, _CUBE)
-    move = Color(_get(key, _MOVE))
     status_bits = _get(key, _STATE)
     if status_bits > GameStatus.DROPPED:
         raise bad("game state", "0 (none), 1 (playing), 2 (over), 3 (resigned) or 4 (dropped)")
     dice_bits = (_get(key, _DIE1), _get(key, _DIE2))
     if 7 in dice_bits or (0 in dice_bits and dice_bits != (0, 0)):
         raise bad("dice", "both dice 0 (not rolled) or both 1-6")
-    dice = None if dice_bits == (0, 0) else dice_bits
     length = _get(key, _LENGTH)
     if length > MAX_MATCH_LENGTH:
         raise bad("match length", f"0 (money) to {MAX_MATCH_LENGTH}")
     resigned = _get(key, _RESIGNED)
-    doubled = bool(_get(key, _DOUBLED))
-
-    if position is None:
-        board = Position(turn=move)
-    elif isinstance(position, Position):
-        board = position if position.turn == move else position.flip()
-    else:
-        board = Position.from_position_id(position, move)
-
-    mapping = {
+    sources = {
         "dice": ("dice", text),
         "cube": ("cube", text),
         "cube_owner": ("cube owner", text),
@@ -147,47 +135,55 @@ def parse(text: str, position: Position | str | None = None) -> GameState:
         "status": ("game state", text),
         "position": ("position", text),
     }
-    state = _build.state(
-        NOTATION,
-        text,
-        mapping,
-        position=board,
-        dice=dice,
-        cube=cube,
+    fields = GameFields(
+        None,
+        None,
+        Color(_get(key, _MOVE)),
+        dice=None if dice_bits == (0, 0) else dice_bits,
+        cube=1 << _get(key, _CUBE),
         cube_owner=owner,
-        double_offered=doubled,
+        double_offered=bool(_get(key, _DOUBLED)),
         resignation=Resignation(resigned) if resigned else None,
         score=(_get(key, _SCORE0), _get(key, _SCORE1)),
         match_length=length,
         crawford=bool(_get(key, _CRAWFORD)),
         jacoby=length == 0 and not _get(key, _NO_JACOBY),
         status=GameStatus(status_bits),
+        notation=NOTATION,
+        text=text,
+        sources=sources,
     )
-    if _get(key, _TURN) != state.to_act:
-        raise bad("turn", f"player {int(state.to_act)} to act (the doubled or resigned-to side, else the player on roll)")
-    return state
+    if _get(key, _TURN) != fields.to_act:
+        raise bad("turn", f"player {int(fields.to_act)} to act (the doubled or resigned-to side, else the player on roll)")
+    return fields
 
 
-def format_gnubg_id(state: GameState) -> str:
-    """``POSID:MATCHID``, as GNU Backgammon shows and reads it."""
-    return f"{state.position.position_id()}:{format(state)}"
+def format_gnubg_id(state: GameFields) -> str:
+    """``POSID:MATCHID``, as GNU Backgammon shows and reads it (``state.board`` gives the checkers)."""
+    if state.board is None:
+        raise ValueError("a GNUbg ID needs the board seen from the player on roll")
+    return f"{_position_id.encode(state.board)}:{format(state)}"
 
 
-def parse_gnubg_id(text: str) -> GameState:
-    """Read ``POSID:MATCHID``."""
+def parse_gnubg_id(text: str) -> GameFields:
+    """Read ``POSID:MATCHID``: the fields of the Match ID with the ``board`` of the Position ID."""
     if not isinstance(text, str):
         raise NotationError(GNUBG_ID, "text", repr(text), "a string")
     parts = text.strip().split(":")
     if len(parts) != 2:
-        raise NotationError(GNUBG_ID, "fields", text, "POSID:MATCHID, 14 and 12 base64 characters, e.g. 4HPwATDgc/ABMA:cIkFAAAAAAAA")
+        raise NotationError(GNUBG_ID, "fields", text,
+                            "POSID:MATCHID, 14 and 12 base64 characters, e.g. 4HPwATDgc/ABMA:cIkFAAAAAAAA")
     position_text, match_text = parts
     try:
-        _position_id.decode(position_text)
+        board = _position_id.decode(position_text)
     except NotationError as error:
         raise NotationError(GNUBG_ID, "Position ID", position_text, error.expected) from None
     try:
-        return parse(match_text, position_text)
+        fields = parse(match_text)
     except NotationError as error:
-        if error.field == "position":  # the checkers themselves (no checkers at all): the Position ID's fault
-            raise NotationError(GNUBG_ID, "Position ID", position_text, error.expected) from None
         raise NotationError(GNUBG_ID, f"Match ID {error.field}", match_text, error.expected) from None
+    # What makes the game impossible is named as the GNUbg ID's part: the checkers themselves
+    # (no checkers at all) are the Position ID's fault, anything else the Match ID's.
+    sources = {name: (f"Match ID {field}", match_text) for name, (field, _) in fields.sources.items()}
+    sources["position"] = ("Position ID", position_text)
+    return replace(fields, board=tuple(board), notation=GNUBG_ID, text=text, sources=sources)

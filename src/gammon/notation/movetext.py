@@ -1,6 +1,9 @@
 """Standard move notation: ``24/18 13/11*``, ``bar/22``, ``6/off``, ``13/10(2)``, ``24/18*/13``.
 
-Text is always in the mover's numbering (1 = its ace point, ``bar`` = 25, ``off`` = 0).
+Text is always in the mover's numbering (1 = its ace point, ``bar`` = 25, ``off`` = 0). This
+module reads and writes plain steps (``source``, ``target``, ``hit``) and kernel boards; the
+value types call it: ``str(play)``, :meth:`Play.parse <gammon.play.Play.parse>`,
+:meth:`LegalPlays.find <gammon.position.LegalPlays.find>`.
 
 **Canonical form** (what :func:`format_play` writes, gammon rule after GNU Backgammon):
 
@@ -24,16 +27,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
+from ..board import BAR, OFF
 from ..errors import AmbiguousPlayError, IllegalPlayError, InvalidMoveError
-from ..play import BAR, OFF, Move, Play
 from . import whole_number
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..play import LegalPlays
+T = TypeVar("T")
 
 #: Words read as "no move" for a roll that cannot be played.
 PASS_WORDS = frozenset({"", "pass", "no move", "none", "cannot move", "-"})
@@ -41,11 +44,30 @@ _MAX_MOVES = 4
 _SHOWN_ALTERNATIVES = 20
 
 
+class StepLike(Protocol):
+    """One checker moved, as this module reads it: a :class:`Step`, or a play's ``Move``."""
+
+    @property
+    def source(self) -> int: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def hit(self) -> bool: ...
+
+
+class Step(NamedTuple):
+    """One checker moved, as text writes it: from ``source`` (25 the bar) to ``target`` (0 off)."""
+
+    source: int
+    target: int
+    hit: bool = False
+
+
 # -- writing -----------------------------------------------------------------------------
-def format_play(moves: Iterable[Move]) -> str:
+def format_play(moves: Iterable[StepLike]) -> str:
     """Canonical standard notation of a play's checker moves (see the module docstring)."""
     ordered = sorted(moves, key=lambda m: (-m.source, -m.target))
-    chains: list[list[Move]] = []
+    chains: list[list[StepLike]] = []
     for move in ordered:
         # Sources fall along a chain, so in this order a checker's earlier step is always
         # placed before its next one; prefer joining a chain that did not hit there.
@@ -109,9 +131,10 @@ def parse_journeys(text: str) -> list[Journey]:
             raise InvalidMoveError(f"bad move {token!r}: expected e.g. 24/18, 13/10(2), bar/22*, 6/off")
         count = 1
         if match["count"] is not None:
-            count = whole_number(match["count"], 1, _MAX_MOVES)  # type: ignore[assignment]
-            if count is None:
+            repeat = whole_number(match["count"], 1, _MAX_MOVES)
+            if repeat is None:
                 raise InvalidMoveError(f"bad move {token!r}: a repeat count is 2, 3 or 4, as in 13/10(2)")
+            count = repeat
         parts = match["path"].split("/")
         if len(parts) < 2:
             raise InvalidMoveError(f"bad move {token!r}: expected from/to, e.g. 24/18")
@@ -156,51 +179,47 @@ def _read_point(word: str, token: str, *, source: bool) -> int:
     return point
 
 
-def parse_moves(text: str) -> Play:
+def parse_steps(text: str) -> tuple[Step, ...]:
     """The checker moves written in ``text``, as written, without a roll to check them against.
 
-    Chains become one move per written step (``24/18*/13`` -> ``24/18*``, ``18/13``);
-    ``24/13`` stays one move of 11 pips. InvalidMoveError for malformed text.
+    Chains become one step per written stop (``24/18*/13`` -> ``24/18*``, ``18/13``);
+    ``24/13`` stays one step of 11 pips. InvalidMoveError for malformed text.
     """
-    moves = [
-        Move(source, stop, hit)
+    steps = tuple(
+        Step(source, stop, hit)
         for journey in parse_journeys(text)
         for source, stop, hit in zip((journey.source, *journey.stops), journey.stops, journey.hits)
-    ]
-    if len(moves) > _MAX_MOVES:
-        raise InvalidMoveError(f"{text.strip()!r} has {len(moves)} checker moves; a play has at most {_MAX_MOVES}")
-    return Play(tuple(moves))
+    )
+    if len(steps) > _MAX_MOVES:
+        raise InvalidMoveError(f"{text.strip()!r} has {len(steps)} checker moves; a play has at most {_MAX_MOVES}")
+    return steps
 
 
 # -- reading: against the legal plays --------------------------------------------------------
-def parse_play(text: str, legal: LegalPlays) -> Play:
-    """The legal play (one of ``legal``) that ``text`` means; short forms accepted.
+def resolve(journeys: Sequence[Journey], text: str, *, board: np.ndarray, dice: tuple[int, int],
+            steps: Sequence[int], boards: np.ndarray, plays: Sequence[T], passing: bool) -> T:
+    """The legal play ``journeys`` reach when played out on ``board`` (a kernel board) with ``dice``.
 
-    InvalidMoveError for malformed text, IllegalPlayError or AmbiguousPlayError (both
-    listing the legal plays) when it is no legal play or more than one.
+    ``steps`` are the moves the dice give (four for doubles); ``boards`` the kernel boards the
+    legal ``plays`` reach, one each (``passing``: a single empty play, nothing can be played). InvalidMoveError
+    for malformed text, IllegalPlayError or AmbiguousPlayError (both listing the legal plays) when
+    the journeys reach no legal play or more than one.
     """
-    return resolve(parse_journeys(text), legal, text.strip())
-
-
-def resolve(journeys: Sequence[Journey], legal: LegalPlays, text: str) -> Play:
-    """Play ``journeys`` out on the board and return the legal play they reach."""
-    plays = list(legal)
-    d1, d2 = legal.dice
+    d1, d2 = dice
     roll = f"{d1}-{d2}"
     if not journeys:
-        if legal.is_pass():
+        if passing:
             return plays[0]
         raise _illegal(f"{text!r} plays nothing, but {roll} can be played", plays)
-    board = legal.position.array()
     for journey in journeys:
         for stop, hit in zip(journey.stops, journey.hits):
             if hit and board[stop] != -1:
                 raise _illegal(f"{text!r} marks a hit on {stop}, but there is no blot to hit there", plays)
-    steps = sum(1 if j.die is not None else len(j.stops) for j in journeys)
-    if steps > _MAX_MOVES or legal.is_pass():
+    written = sum(1 if j.die is not None else len(j.stops) for j in journeys)
+    if written > _MAX_MOVES or passing:
         raise _illegal(f"{text!r} is not legal with {roll}", plays)
-    reached = _play_out(board, journeys, tuple(legal.variant.moves_of(d1, d2)))
-    index = {b.tobytes(): i for i, b in enumerate(legal.boards())}
+    reached = _play_out(board, journeys, tuple(steps))
+    index = {b.tobytes(): i for i, b in enumerate(boards)}
     found: dict[int, int] = {}
     for key, quiet in reached.items():
         i = index.get(key)
@@ -212,20 +231,16 @@ def resolve(journeys: Sequence[Journey], legal: LegalPlays, text: str) -> Play:
     best = sorted(i for i, hits in found.items() if hits == fewest)
     if len(best) > 1:
         candidates = [plays[i] for i in best]
-        error = AmbiguousPlayError(
-            f"{text!r} is ambiguous with {roll}: it could be " + ", ".join(map(str, candidates))
+        raise AmbiguousPlayError(
+            f"{text!r} is ambiguous with {roll}: it could be " + ", ".join(map(str, candidates)), candidates=candidates
         )
-        error.candidates = tuple(candidates)  # type: ignore[attr-defined]
-        raise error
     return plays[best[0]]
 
 
-def _illegal(message: str, plays: list[Play]) -> IllegalPlayError:
+def _illegal(message: str, plays: Sequence[object]) -> IllegalPlayError:
     shown = ", ".join(str(p) or "no move" for p in plays[:_SHOWN_ALTERNATIVES])
     more = f" ... ({len(plays)} in all)" if len(plays) > _SHOWN_ALTERNATIVES else ""
-    error = IllegalPlayError(f"{message}; legal: {shown}{more}")
-    error.legal = tuple(plays)  # type: ignore[attr-defined]
-    return error
+    return IllegalPlayError(f"{message}; legal: {shown}{more}", legal=plays)
 
 
 def _play_out(board: np.ndarray, journeys: Sequence[Journey], dice: tuple[int, ...]) -> dict[bytes, int]:
@@ -234,11 +249,11 @@ def _play_out(board: np.ndarray, journeys: Sequence[Journey], dice: tuple[int, .
     A depth-first search over which checker moves next with which die; each step is checked
     by the move generator's own rule (:func:`movegen.destination`).
     """
-    from .. import movegen  # loaded on first use, as in gammon.play
+    from .. import movegen  # loaded on first use: text read or written never loads numba
 
     named = {stop for j in journeys for stop in j.stops}
     reached: dict[bytes, int] = {}
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple[object, ...], int] = {}
 
     def search(board: np.ndarray, where: tuple[tuple[int, int], ...], dice: tuple[int, ...], quiet: int) -> None:
         if all(next_stop == len(journeys[j].stops) for j, (_, next_stop) in enumerate(where)):

@@ -6,17 +6,21 @@ bears off past 24, ohs (O, black) moves 24 -> 1. An item is ``from-to`` or ``fro
 the bar a lone point is an entering move (``22`` = ``B-22``); otherwise a lone point is a
 bear-off (``22`` = ``22-H``). **gammon rule**: a repeat count (2-4) may come before or
 after the item, ``2(13-10)`` = ``13-10(2)``. Case and spaces do not matter.
+
+Unlike the other notations, this one reads a move against a position (a lone point means
+entering or bearing off, as the position says): it sits above the value types and calls them.
 """
 
 from __future__ import annotations
 
 import re
 
+from ..board import BAR, OFF, Color
 from ..errors import InvalidMoveError
-from ..play import BAR, OFF, LegalPlays, Play
-from ..position import Color, Position
+from ..play import Play
+from ..position import LegalPlays, Position
 from . import whole_number
-from .movetext import Journey, resolve
+from .movetext import Journey
 
 _REPEAT_BEFORE = re.compile(r"^([234])\((.*)\)$")
 _REPEAT_AFTER = re.compile(r"^(.*)\(([234])\)$")
@@ -107,7 +111,7 @@ def parse_play(text: str, position: Position, dice: tuple[int, int], frame: Colo
     """
     legal = LegalPlays(position, *dice)
     journeys = parse_journeys(text, position.turn if frame is None else frame, position.bar(position.turn) > 0)
-    return resolve(journeys, legal, text.strip())
+    return legal.resolve(journeys, text.strip())
 
 
 def format_play(play: Play, turn: Color) -> str:

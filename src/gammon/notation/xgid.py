@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 
+from ..board import POINTS, Color
 from ..errors import NotationError
-from ..position import POINTS, Color
-from ..state import MAX_MATCH_LENGTH, GameState
-from . import MAX_CUBE, _build
+from . import MAX_CUBE, MAX_MATCH_LENGTH
+from .fields import GameFields, check_counts, decimal, playing_score
 
 NOTATION = "XGID"
 PREFIX = "XGID="
@@ -49,13 +49,12 @@ def _letter(count: int, color: Color) -> str:
     return chr((ord("A") if color == Color.WHITE else ord("a")) + count - 1)
 
 
-def format(state: GameState) -> str:  # noqa: A001
+def format(state: GameFields) -> str:  # noqa: A001
     """The XGID of ``state``; NotationError for a match score past the length in a game not
     won by bearing off (see the module)."""
-    _build.playing_score(NOTATION, state, f"{state.score[Color.WHITE]}:{state.score[Color.BLACK]}")
-    position = state.position
-    x = position.checkers(Color.WHITE)
-    o = position.checkers(Color.BLACK)
+    playing_score(NOTATION, state, f"{state.score[Color.WHITE]}:{state.score[Color.BLACK]}")
+    x = state.checkers(Color.WHITE)
+    o = state.checkers(Color.BLACK)
     chars = [_letter(o[24], Color.BLACK)]
     for point in range(1, POINTS + 1):
         if x[point - 1]:
@@ -64,7 +63,7 @@ def format(state: GameState) -> str:  # noqa: A001
             chars.append(_letter(o[POINTS - point], Color.BLACK))
     chars.append(_letter(x[24], Color.WHITE))
     owner = {None: 0, Color.WHITE: 1, Color.BLACK: -1}[state.cube_owner]
-    turn = 1 if position.turn == Color.WHITE else -1
+    turn = 1 if state.turn == Color.WHITE else -1
     if state.double_offered:
         dice = "D"
     elif state.dice:
@@ -95,7 +94,7 @@ def format(state: GameState) -> str:  # noqa: A001
     return PREFIX + ":".join(str(v) for v in values)
 
 
-def parse(text: str) -> GameState:
+def parse(text: str) -> GameFields:
     """Read an XGID (with or without ``XGID=``); :class:`NotationError` names the bad field."""
     if not isinstance(text, str):
         raise NotationError(NOTATION, "text", repr(text), "a string")
@@ -115,7 +114,7 @@ def parse(text: str) -> GameState:
             continue
         is_x = char.isupper()
         count = ord(char.upper()) - ord("A") + 1
-        if index == 0 and is_x or index == 25 and not is_x:
+        if (index == 0 and is_x) or (index == 25 and not is_x):
             raise NotationError(NOTATION, "position", position_text, "O's bar first (-, a-p) and X's bar last (-, A-P)")
         if index == 0:
             o[24] = count
@@ -126,7 +125,7 @@ def parse(text: str) -> GameState:
         else:
             o[POINTS - index] = count
 
-    log_cube = _build.decimal(NOTATION, "cube", cube_text, "log2 of the cube value, e.g. 0 for 1, 2 for 4")
+    log_cube = decimal(NOTATION, "cube", cube_text, "log2 of the cube value, e.g. 0 for 1, 2 for 4")
     if log_cube > _MAX_LOG_CUBE:
         raise NotationError(NOTATION, "cube", cube_text, f"log2 of the cube value, at most {_MAX_LOG_CUBE} (a {MAX_CUBE}-cube)")
     if owner_text not in _SIGNED:
@@ -137,25 +136,27 @@ def parse(text: str) -> GameState:
     turn = Color.WHITE if turn_text == "1" else Color.BLACK
     if not _DICE.fullmatch(dice_text):
         raise NotationError(
-            NOTATION, "dice", dice_text, "00 (not rolled), two dice 1-6 (31) or D (doubled); beaver states B and R are not supported"
+            NOTATION, "dice", dice_text,
+            "00 (not rolled), two dice 1-6 (31) or D (doubled); beaver states B and R are not supported",
         )
     double_offered = dice_text == "D"
     dice = None if dice_text in ("00", "D") else (int(dice_text[0]), int(dice_text[1]))
-    score_x = _build.decimal(NOTATION, "score X", x_text)
-    score_o = _build.decimal(NOTATION, "score O", o_text)
-    rules = _build.decimal(NOTATION, "rules", rules_text, "0-3")
-    length = _build.decimal(NOTATION, "match length", length_text)
+    score_x = decimal(NOTATION, "score X", x_text)
+    score_o = decimal(NOTATION, "score O", o_text)
+    rules = decimal(NOTATION, "rules", rules_text, "0-3")
+    length = decimal(NOTATION, "match length", length_text)
     if length > MAX_MATCH_LENGTH:
         raise NotationError(NOTATION, "match length", length_text, f"0 (money) to {MAX_MATCH_LENGTH}")
     if rules > (1 if length else 3):
         raise NotationError(
             NOTATION, "rules", rules_text, "1 (Crawford game) or 0 in a match; 0-3 (bit 0 Jacoby, bit 1 beavers) in money"
         )
-    max_cube = _build.decimal(NOTATION, "max cube", max_text, "log2 of the largest cube value, e.g. 10")
+    max_cube = decimal(NOTATION, "max cube", max_text, "log2 of the largest cube value, e.g. 10")
     if max_cube > _MAX_LOG_CUBE:
-        raise NotationError(NOTATION, "max cube", max_text, f"log2 of the largest cube value, at most {_MAX_LOG_CUBE} (a {MAX_CUBE}-cube)")
+        raise NotationError(NOTATION, "max cube", max_text,
+                            f"log2 of the largest cube value, at most {_MAX_LOG_CUBE} (a {MAX_CUBE}-cube)")
 
-    position = _build.position(NOTATION, "position", position_text, x, o, turn)
+    check_counts(NOTATION, "position", position_text, x, o)
     mapping = {
         "dice": ("dice", dice_text),
         "double_offered": ("dice", dice_text),
@@ -168,11 +169,10 @@ def parse(text: str) -> GameState:
         "jacoby": ("rules", rules_text),
         "position": ("position", position_text),
     }
-    return _build.state(
-        NOTATION,
-        text,
-        mapping,
-        position=position,
+    return GameFields(
+        tuple(x),
+        tuple(o),
+        turn,
         dice=dice,
         cube=1 << log_cube,
         cube_owner=owner,
@@ -183,4 +183,7 @@ def parse(text: str) -> GameState:
         jacoby=bool(not length and rules & 1),
         beavers=bool(not length and rules & 2),
         cube_limit=1 << max_cube,
+        notation=NOTATION,
+        text=text,
+        sources=mapping,
     )

@@ -16,7 +16,7 @@ from ..play import Play
 from ..state import GameState
 from .protocol import Player
 
-__all__ = ["Decision", "decide", "takes", "wants_double", "accepts_resignation"]
+__all__ = ["Decision", "accepts_resignation", "decide", "takes", "wants_double"]
 
 
 @dataclass(frozen=True, slots=True)

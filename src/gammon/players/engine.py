@@ -8,27 +8,34 @@ first question (so duel workers each start their own) and stops with :meth:`clos
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from ..evaluation import CubeDecision, Hint, Response
 from ..cube.context import CubeContext, Owner
-from ..engine.gnubg import GnubgEngine
-from ..engine.simple import SimpleEngine
+from ..engine.simple import GnubgEngine, SimpleEngine
 from ..errors import UnsupportedFeatureError
-from ..play import LegalPlays, Play
-from ..position import Color, Position
+from ..play import Play
+from ..position import Color, LegalPlays, Position
 from ..state import GameState
 from ..ubgi import Option
 
-if TYPE_CHECKING:
-    from .names import PlayerSpec
+class EngineSpec(Protocol):
+    """What names an external engine: ``gnubg:PLY`` or ``ubgi:CMD`` (a parsed
+    :class:`~gammon.players.names.PlayerSpec` is one; its ``str()`` is the player's name)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def command(self) -> str: ...
 
 
-def open_engine(spec: PlayerSpec):
+def open_engine(spec: EngineSpec) -> SimpleEngine:
     """Start the engine a player spec names: a :class:`~gammon.engine.SimpleEngine` for
-    ``ubgi:CMD``, a :class:`~gammon.engine.gnubg.GnubgEngine` for ``gnubg:PLY``."""
+    ``ubgi:CMD``, a :class:`~gammon.engine.GnubgEngine` for ``gnubg:PLY``."""
     if spec.name == "gnubg":
         return GnubgEngine.popen(ply=spec.ply)
     if spec.name == "ubgi":
@@ -85,7 +92,7 @@ class EnginePlayer:
     without is said in :attr:`notes`, one line each, for the duel to report.
     """
 
-    def __init__(self, spec: PlayerSpec) -> None:
+    def __init__(self, spec: EngineSpec) -> None:
         self.spec = spec
         self.name = str(spec)
         self.ply = spec.ply
@@ -184,12 +191,11 @@ class EnginePlayer:
         """The engine's cube decision with its equities (no double, double/take, double/pass),
         for engines whose cube answer reports them (gammon's engine, GNU Backgammon)."""
         answer = self.engine.cube(state_of(board, context))
-        equities = (answer.no_double, answer.double_take, answer.double_pass)
-        if any(value is None for value in equities):
+        nd, dt, dp = answer.no_double, answer.double_take, answer.double_pass
+        if nd is None or dt is None or dp is None:
             raise UnsupportedFeatureError(
                 "unsupported_feature", f"{self.name} gives no cube equities (nd, dt, dp) with its cube answer")
-        return CubeDecision.from_equities(*equities, available=context.can_double,  # type: ignore[arg-type]
-                                          redouble=context.owner is Owner.ME)
+        return CubeDecision.from_equities(nd, dt, dp, available=context.can_double, redouble=context.owner is Owner.ME)
 
     def hints(self, position: Position | GameState, d1: int, d2: int) -> list[Hint]:
         """Every legal play of the roll as the engine ranks it (as many as it will rank)."""

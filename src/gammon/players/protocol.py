@@ -8,8 +8,8 @@ import numpy as np
 
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision, Hint, Response
-from ..play import LegalPlays, Play
-from ..position import Position
+from ..play import Play
+from ..position import LegalPlays, Position
 from ..state import GameState
 
 

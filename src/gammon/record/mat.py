@@ -13,7 +13,7 @@ import re
 
 from ..match import Action, ActionKind
 from ..position import Color
-from .model import MatchRecord, RecordError, Rules, build
+from .fields import RecordError, RecordFields, RecordView, Rules, beavered
 
 __all__ = ["read_mat", "write_mat"]
 
@@ -47,8 +47,12 @@ class _Game:
         self.declared: tuple[Color, int] | None = None
 
 
-def read_mat(text: str) -> MatchRecord:
-    """Read ``.mat`` text; any line that is not what the format allows is a RecordError naming it."""
+def read_mat(text: str) -> list[RecordFields]:
+    """Read ``.mat`` text; any line that is not what the format allows is a RecordError naming it.
+
+    The file leaves some things unsaid (beavers, the Jacoby rule in money play, whether it starts
+    with the Crawford game): the readings it allows, most likely first, for the record to replay
+    in turn (:meth:`MatchRecord.from_mat <gammon.record.MatchRecord.from_mat>`)."""
     text = text.removeprefix("\ufeff")
     metadata: dict[str, str] = {}
     rules: dict[str, str] = {}
@@ -103,10 +107,13 @@ def read_mat(text: str) -> MatchRecord:
                           f"found {line.strip()!r}")
     if length is None:
         raise RecordError("", "no ' N point match' line: not a .mat file")
+    scores: list[tuple[int, int]] = []
     for index, game in enumerate(games, 1):
         if game.score is None:
             raise RecordError(f"line {game.line}", f"game {index} has no score line 'NAME : N   NAME : N'")
-    black, white = games[0].names if games else ("black", "white")  # type: ignore[misc]
+        scores.append(game.score)
+    names = games[0].names if games else None  # set with the score line
+    black, white = names or ("black", "white")
     parsed = _rules(rules, length)
     if "Beaver" not in rules and any(isinstance(a, Action) and a.kind == ActionKind.BEAVER
                                      for g in games for a in g.actions):
@@ -114,20 +121,14 @@ def read_mat(text: str) -> MatchRecord:
     candidates = [parsed]
     if length == 0 and "Jacoby" not in rules:
         candidates.append(Rules(parsed.crawford, True, parsed.beavers, parsed.cube_limit))  # unsaid: try both
-    first = games[0].score if games else (0, 0)
+    first = scores[0] if scores else (0, 0)
     # A record that starts at a score with one side 1-away starts with the Crawford game, most
     # likely (the file cannot say): tried first, then as a game after it.
     crawford = [True, False] if parsed.crawford and length > 1 and list(first).count(length - 1) == 1 else [False]
-    candidates = [(rules_, c) for rules_ in candidates for c in crawford]
-    for attempt, (candidate, start_crawford) in enumerate(candidates):
-        try:
-            return build(white, black, length, candidate, [(g.score, g.actions, g.declared) for g in games],
-                         start_score=first, start_crawford=start_crawford,  # type: ignore[arg-type]
+    played = [(s, g.actions, g.declared) for s, g in zip(scores, games)]
+    return [RecordFields(white, black, length, candidate, played, start_score=first, start_crawford=start_crawford,
                          metadata=metadata, moves=[g.moves for g in games])
-        except RecordError:
-            if attempt + 1 == len(candidates):
-                raise
-    raise AssertionError("unreachable")
+            for candidate in candidates for start_crawford in crawford]
 
 
 def _rules(tags: dict[str, str], length: int) -> Rules:
@@ -172,9 +173,11 @@ def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
             raise RecordError(where, f"expected row 1, found row {row}")
     if len(cells) > 2:
         raise RecordError(where, "a row holds at most two turns, black's then white's")
+    first = game.first
+    assert first is not None  # set by the game's first row, just above
     for _, words in cells:
-        color = game.first if game.cells % 2 == 0 else game.first.other  # type: ignore[union-attr]
-        _read_cell(game, color, words, row, where)  # type: ignore[arg-type]
+        color = first if game.cells % 2 == 0 else first.other
+        _read_cell(game, color, words, row, where)
         game.cells += 1
     if wins is not None:
         game.declared = (Color.WHITE if wins.start() > _COLUMN // 2 else Color.BLACK, int(wins.group(1)))
@@ -217,7 +220,7 @@ def _read_cell(game: _Game, color: Color, words: list[str], row: int, where: str
 
 
 # -- writing ----------------------------------------------------------------------------------
-def write_mat(record: MatchRecord) -> str:
+def write_mat(record: RecordView) -> str:
     """The record laid out as GNU Backgammon exports ``.mat``; :func:`read_mat` reads it back the same."""
     lines: list[str] = []
     meta = record.metadata
@@ -229,7 +232,7 @@ def write_mat(record: MatchRecord) -> str:
         lines.append(f'; [Crawford "{"On" if rules.crawford else "Off"}"]')
     if rules.jacoby:
         lines.append('; [Jacoby "On"]')
-    if rules.beavers and not _beavered(record):  # a beaver played says so itself
+    if rules.beavers and not beavered(record):  # a beaver played says so itself
         lines.append('; [Beaver "On"]')
     if rules.cube_limit is not None:
         lines.append(f'; [CubeLimit "{rules.cube_limit}"]')
@@ -265,8 +268,8 @@ def _rows(actions: tuple[Action, ...]) -> list[str]:
             continue
         if kind == ActionKind.PLAY:
             dice = actions[index - 1].dice
-            assert dice is not None
-            steps = [f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in action.play.moves]  # type: ignore[union-attr]
+            assert dice is not None and action.play is not None
+            steps = [f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in action.play.moves]
             cells.append(f"{dice[0]}{dice[1]}: " + "".join(s + " " for s in steps).rstrip(" " if len(steps) == 4 else ""))
         elif kind == ActionKind.DOUBLE:
             cells.append(f" Doubles => {2 * _cube_before(actions, index)}")
@@ -285,10 +288,6 @@ def _rows(actions: tuple[Action, ...]) -> list[str]:
         gap = " " if right and len(left) >= _COLUMN else ""  # a long play still leaves white's column apart
         rows.append(f"{row // 2 + 1:3d}) {left:<{_COLUMN}}{gap}{right}")
     return rows
-
-
-def _beavered(record: MatchRecord) -> bool:
-    return any(a.kind == ActionKind.BEAVER for g in record.games for a in g.actions)
 
 
 def _cube_before(actions: tuple[Action, ...], index: int) -> int:

@@ -10,77 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import GammonError
-from ..match import Action, ActionKind, GameResult, Match
+from ..dice import DiceSource
+from ..errors import GammonError, InvalidPositionError
+from ..match import Action, ActionKind, Match
 from ..play import BAR, OFF, Move, Play
 from ..position import Color
-from ..dice import DiceSource
 from ..referee import CubeState, WinKind, points_won
 from ..state import GameState, GameStatus, Resignation
+from . import mat, sgf
+from .fields import GameInput, GameRecord, Properties, RecordError, RecordFields, Rules
 
-__all__ = ["GameRecord", "MatchRecord", "Properties", "RecordError", "Rules"]
-
-#: SGF properties kept as data on a node (GNU Backgammon's analysis: ``A``, ``DA``, ``LU``, ...),
-#: each a name and its values, in file order.
-Properties = tuple[tuple[str, tuple[str, ...]], ...]
-
-
-class RecordError(GammonError, ValueError):
-    """A match file that does not parse, or whose games the rules do not allow.
-
-    ``where`` names the place (``line 12``, ``game 2, move 7``) and the message what was expected.
-    """
-
-    def __init__(self, where: str, message: str) -> None:
-        self.where = where
-        self.message = message
-        super().__init__(f"{where}: {message}" if where else message)
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The rules a match was played under (Jacoby and beavers are money-play options)."""
-
-    crawford: bool = True
-    jacoby: bool = False
-    beavers: bool = False
-    cube_limit: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One game: the score it started at (indexed by :class:`Color` value), its actions from
-    the opening roll on, and its result (None while it is unfinished).
-
-    ``notes`` maps an action's index to the properties a file carried with it (GNU Backgammon's
-    analysis), so they are written back unchanged; ``properties`` are the game's own (SGF root).
-    """
-
-    score: tuple[int, int]
-    actions: tuple[Action, ...]
-    result: GameResult | None = None
-    crawford: bool = False
-    notes: Mapping[int, Properties] = field(default_factory=dict)
-    properties: Properties = ()
-
-    def moves(self) -> list[int]:
-        """The move number of each action as a ``.mat`` file numbers its rows.
-
-        A row holds black's turn, then white's; a cube action takes its actor's column, so the
-        columns alternate and a row number is the count of columns filled. Resignations have no
-        column (``.mat`` does not write them) and share the number of the turn they interrupt.
-        """
-        numbers: list[int] = []
-        cells = 0
-        opening = next((a.color for a in self.actions if a.kind == ActionKind.OPENING_ROLL), None)
-        offset = 1 if opening == Color.WHITE else 0
-        for action in self.actions:
-            if action.kind in (ActionKind.OPENING_ROLL, ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE,
-                               ActionKind.DROP, ActionKind.BEAVER):
-                cells += 1
-            numbers.append((max(cells, 1) - 1 + offset) // 2 + 1)
-        return numbers
-
+__all__ = ["GameRecord", "MatchRecord", "Properties", "RecordError", "Rules", "build", "replayed"]
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
@@ -94,7 +34,7 @@ class MatchRecord:
     black: str
     length: int
     games: tuple[GameRecord, ...] = ()
-    rules: Rules = Rules()
+    rules: Rules = Rules()  # noqa: RUF009 - frozen: one instance serves every record
     metadata: Mapping[str, str] = field(default_factory=dict)
 
     def name(self, color: Color) -> str:
@@ -140,29 +80,29 @@ class MatchRecord:
     # -- the file formats --------------------------------------------------------------------
     @classmethod
     def from_mat(cls, text: str) -> MatchRecord:
-        """Read GNU Backgammon/Jellyfish ``.mat`` text."""
-        from .mat import read_mat
-
-        return read_mat(text)
+        """Read GNU Backgammon/Jellyfish ``.mat`` text: the first reading of what the file leaves
+        unsaid (the rules, whether it starts with the Crawford game) that replays."""
+        readings = mat.read_mat(text)
+        for attempt, fields in enumerate(readings):
+            try:
+                return replayed(fields)
+            except RecordError:
+                if attempt + 1 == len(readings):
+                    raise
+        raise AssertionError("a .mat file always has a reading")
 
     def mat(self) -> str:
         """The match as ``.mat`` text, laid out as GNU Backgammon exports it."""
-        from .mat import write_mat
-
-        return write_mat(self)
+        return mat.write_mat(self)
 
     @classmethod
     def from_sgf(cls, text: str) -> MatchRecord:
         """Read backgammon SGF (``GM[6]``) as GNU Backgammon writes it, analysis included."""
-        from .sgf import read_sgf
-
-        return read_sgf(text)
+        return replayed(sgf.read_sgf(text))
 
     def sgf(self) -> str:
         """The match as SGF, one game tree per game, as GNU Backgammon writes it."""
-        from .sgf import write_sgf
-
-        return write_sgf(self)
+        return sgf.write_sgf(self)
 
     @classmethod
     def read(cls, path: str) -> MatchRecord:
@@ -180,7 +120,11 @@ class MatchRecord:
 
 
 # -- assembling and replaying ------------------------------------------------------------------
-GameInput = tuple[tuple[int, int] | None, Sequence[Action | tuple[Color, str]], tuple[Color, int] | None]
+def replayed(fields: RecordFields) -> MatchRecord:
+    """The record of what a reader found, every game replayed (:func:`build`)."""
+    return build(fields.white, fields.black, fields.length, fields.rules, fields.games,
+                 start_score=fields.start_score, start_crawford=fields.start_crawford, metadata=fields.metadata,
+                 notes=fields.notes, properties=fields.properties, moves=fields.moves)
 
 
 def build(
@@ -205,8 +149,11 @@ def build(
     not write (GNU Backgammon writes none): the loser resigns what the points are worth and the
     winner accepts. ``moves`` give the file's move number of each action, for errors.
     """
-    state = GameState(match_length=length, score=start_score, crawford=start_crawford, jacoby=rules.jacoby,
-                      beavers=rules.beavers, cube_limit=rules.cube_limit, status=GameStatus.NONE)
+    try:
+        state = GameState(match_length=length, score=start_score, crawford=start_crawford, jacoby=rules.jacoby,
+                          beavers=rules.beavers, cube_limit=rules.cube_limit, status=GameStatus.NONE)
+    except InvalidPositionError as error:
+        raise RecordError("game 1", f"cannot start at {_score_text(start_score, white, black)}: {error}") from None
     match = Match.from_state(state, crawford=rules.crawford)
     records: list[GameRecord] = []
     for number, (score, actions, declared) in enumerate(games, 1):

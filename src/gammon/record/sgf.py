@@ -21,8 +21,7 @@ from ..play import BAR, OFF
 from ..position import Color
 from ..referee import CubeState, WinKind, points_won
 from ..state import Resignation
-from .mat import _beavered
-from .model import GameRecord, MatchRecord, Properties, RecordError, Rules, build
+from .fields import GameRecord, Properties, RecordError, RecordFields, RecordView, Rules, beavered
 
 __all__ = ["read_sgf", "write_sgf"]
 
@@ -123,8 +122,9 @@ def _escape(value: str) -> str:
 
 
 # -- reading ----------------------------------------------------------------------------------
-def read_sgf(text: str) -> MatchRecord:
-    """Read backgammon SGF; what it cannot be is a RecordError naming the game and what was expected."""
+def read_sgf(text: str) -> RecordFields:
+    """Read backgammon SGF, to be replayed (:meth:`MatchRecord.from_sgf <gammon.record.MatchRecord.from_sgf>`);
+    what it cannot be is a RecordError naming the game and what was expected."""
     trees = _parse(text)
     metadata: dict[str, str] = {}
     names: tuple[str, str] | None = None
@@ -135,7 +135,7 @@ def read_sgf(text: str) -> MatchRecord:
     for number, nodes in enumerate(trees, 1):
         if not nodes:
             raise RecordError(f"game {number}", "an empty game tree")
-        root = dict((name, values) for name, values in nodes[0])
+        root = dict(nodes[0])
         if root.get("GM", ["6"])[0] != "6":
             raise RecordError(f"game {number}", f"GM[{root['GM'][0]}] is not backgammon: expected GM[6]")
         info = _match_info(root.get("MI", []), number)
@@ -166,8 +166,8 @@ def read_sgf(text: str) -> MatchRecord:
     if any(isinstance(a, Action) and a.kind == ActionKind.BEAVER for _, actions, _ in games for a in actions):
         rules = Rules(rules.crawford, rules.jacoby, True, rules.cube_limit)  # RU does not say; the play does
     first = games[0][0] or (0, 0)
-    return build(names[0], names[1], length, rules, games, start_score=first, start_crawford=crawford_first,
-                 metadata=metadata, notes=notes, properties=props, moves=moves)
+    return RecordFields(names[0], names[1], length, rules, games, start_score=first, start_crawford=crawford_first,
+                        metadata=metadata, notes=notes, properties=props, moves=moves)
 
 
 def _match_info(values: list[str], number: int) -> dict[str, int]:
@@ -272,11 +272,11 @@ def _game(nodes: list[Node], number: int) -> tuple[list[Action | tuple[Color, st
 
 
 # -- writing ----------------------------------------------------------------------------------
-def write_sgf(record: MatchRecord) -> str:
+def write_sgf(record: RecordView) -> str:
     """The record as GNU Backgammon lays out SGF; :func:`read_sgf` reads it back the same."""
     trees = []
     for number, game in enumerate(record.games):
-        root = [f"FF[4]GM[6]CA[UTF-8]"]
+        root = ["FF[4]GM[6]CA[UTF-8]"]
         kept = dict(game.properties)
         root.append(f"AP[{_escape(kept['AP'][0])}]" if "AP" in kept else f"AP[{_AP}]")
         root.append(f"MI[length:{record.length}][game:{number}][ws:{game.score[Color.BLACK]}]"
@@ -288,7 +288,7 @@ def write_sgf(record: MatchRecord) -> str:
                     root.append(f"{key}[{_escape(record.metadata[meta])}]")
         rules = [p for p, on in (("Crawford", record.rules.crawford and record.length > 0),
                                  ("CrawfordGame", game.crawford), ("Jacoby", record.rules.jacoby),
-                                 ("Beaver", record.rules.beavers and not _beavered(record))) if on]
+                                 ("Beaver", record.rules.beavers and not beavered(record))) if on]
         if rules:
             root.append(f"RU[{':'.join(rules)}]")
         if game.result is not None:
@@ -328,9 +328,9 @@ def _nodes(game: GameRecord, jacoby: bool) -> list[str]:
             nodes.append(f"GR[{action}]{note}")
         elif kind == ActionKind.PLAY:
             dice = actions[index - 1].dice
-            assert dice is not None and action.play is not None
-            steps = "".join(_letter(m.source, action.color) + _letter(m.target, action.color)  # type: ignore[arg-type]
-                            for m in action.play.moves)
+            assert dice is not None and action.play is not None and action.color is not None
+            color = action.color
+            steps = "".join(_letter(m.source, color) + _letter(m.target, color) for m in action.play.moves)
             nodes.append(f"{letter}[{dice[0]}{dice[1]}{steps}]{note}")
         elif kind == ActionKind.BEAVER:  # as GNU Backgammon writes it: a double back, taken by the doubler
             notes = game.notes.get(index, ())

@@ -18,8 +18,8 @@ from .. import movegen
 from ..bots import Bot
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision, Hint, Probabilities, Response
-from ..play import LegalPlays, Play
-from ..position import Position
+from ..play import Play
+from ..position import LegalPlays, Position
 from ..state import GameState
 from .run import RolloutError, RolloutResult
 from .trial import Roller

@@ -1,0 +1,123 @@
+"""A match record as its file formats read and write it, below :class:`~gammon.record.MatchRecord`.
+
+The readers (:mod:`.mat`, :mod:`.sgf`) give :class:`RecordFields`, what to replay; the writers
+take any record (:class:`RecordView`). :class:`~gammon.record.MatchRecord` calls both and
+replays every game through :class:`~gammon.match.Match`, so the formats never name it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..errors import GammonError
+from ..match import Action, ActionKind, GameResult
+from ..position import Color
+
+__all__ = ["GameInput", "GameRecord", "Properties", "RecordError", "RecordFields", "RecordView", "Rules", "beavered"]
+
+#: SGF properties kept as data on a node (GNU Backgammon's analysis: ``A``, ``DA``, ``LU``, ...),
+#: each a name and its values, in file order.
+Properties = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+class RecordError(GammonError, ValueError):
+    """A match file that does not parse, or whose games the rules do not allow.
+
+    ``where`` names the place (``line 12``, ``game 2, move 7``) and the message what was expected.
+    """
+
+    def __init__(self, where: str, message: str) -> None:
+        self.where = where
+        self.message = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules a match was played under (Jacoby and beavers are money-play options)."""
+
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    cube_limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game: the score it started at (indexed by :class:`Color` value), its actions from
+    the opening roll on, and its result (None while it is unfinished).
+
+    ``notes`` maps an action's index to the properties a file carried with it (GNU Backgammon's
+    analysis), so they are written back unchanged; ``properties`` are the game's own (SGF root).
+    """
+
+    score: tuple[int, int]
+    actions: tuple[Action, ...]
+    result: GameResult | None = None
+    crawford: bool = False
+    notes: Mapping[int, Properties] = field(default_factory=dict)
+    properties: Properties = ()
+
+    def moves(self) -> list[int]:
+        """The move number of each action as a ``.mat`` file numbers its rows.
+
+        A row holds black's turn, then white's; a cube action takes its actor's column, so the
+        columns alternate and a row number is the count of columns filled. Resignations have no
+        column (``.mat`` does not write them) and share the number of the turn they interrupt.
+        """
+        numbers: list[int] = []
+        cells = 0
+        opening = next((a.color for a in self.actions if a.kind == ActionKind.OPENING_ROLL), None)
+        offset = 1 if opening == Color.WHITE else 0
+        for action in self.actions:
+            if action.kind in (ActionKind.OPENING_ROLL, ActionKind.ROLL, ActionKind.DOUBLE, ActionKind.TAKE,
+                               ActionKind.DROP, ActionKind.BEAVER):
+                cells += 1
+            numbers.append((max(cells, 1) - 1 + offset) // 2 + 1)
+        return numbers
+
+
+#: A game as a file gives it: its declared starting score (None: whatever the games before left),
+#: its actions (or a colour and the move text it wrote), and its declared result (None: as the play ends it).
+GameInput = tuple[tuple[int, int] | None, Sequence[Action | tuple[Color, str]], tuple[Color, int] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFields:
+    """What a reader found, to be replayed into a record (the arguments of ``model.build``)."""
+
+    white: str
+    black: str
+    length: int
+    rules: Rules
+    games: Sequence[GameInput]
+    start_score: tuple[int, int] = (0, 0)
+    start_crawford: bool = False
+    metadata: Mapping[str, str] = field(default_factory=dict)
+    notes: Sequence[Mapping[int, Properties]] = ()
+    properties: Sequence[Properties] = ()
+    moves: Sequence[Sequence[int]] = ()
+
+
+class RecordView(Protocol):
+    """What a writer reads of a record (a :class:`~gammon.record.MatchRecord` is one)."""
+
+    @property
+    def white(self) -> str: ...
+    @property
+    def black(self) -> str: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def games(self) -> tuple[GameRecord, ...]: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def metadata(self) -> Mapping[str, str]: ...
+
+
+def beavered(record: RecordView) -> bool:
+    """Whether a beaver was played (then the files need not say that the rules allow one)."""
+    return any(a.kind == ActionKind.BEAVER for g in record.games for a in g.actions)
