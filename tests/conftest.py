@@ -57,7 +57,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus: int) -> None:  # noqa: ANN001
+def pytest_terminal_summary(terminalreporter, exitstatus: int) -> None:
     if os.environ.get("CI") == "true" and _skipped:
         terminalreporter.section("skipped under CI=true", sep="=", red=True, bold=True)
         for nodeid in _skipped:

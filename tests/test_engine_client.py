@@ -239,7 +239,7 @@ def test_duels_through_ubgi_match_the_same_player_in_process() -> None:
     assert cubeful.games == 2 and cubeful.cubes is not None
 
 
-def until(condition, what: str) -> None:  # noqa: ANN001
+def until(condition, what: str) -> None:
     """Wait for ``condition()`` (a state to reach, not a time to pass); fail after the hang guard."""
     deadline = time.monotonic() + HANG_GUARD
     while not condition():

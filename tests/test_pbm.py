@@ -47,7 +47,8 @@ def test_ohs_in_its_own_numbering() -> None:
 
 def test_entering_from_the_bar() -> None:
     # O on the bar: its entry points are 19-24.
-    position = Position.from_checkers([0] * 25, [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], BLACK)
+    position = Position.from_checkers([0] * 25, [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                 0, 1], BLACK)
     play = pbm.parse_play("B-22,13-12", position, (3, 1))
     assert str(play) == "bar/22 13/12"
     for text in ("22,13-12", "b:3,13:1", "b-22,13-12", "13-12,B-22"):

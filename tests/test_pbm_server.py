@@ -168,7 +168,7 @@ class LinePort:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def line_server(request, tmp_path):
-    with database(request.param, tmp_path) as url:
+    with database(request.param, tmp_path) as url:  # noqa: SIM117 - the outer block ends first on purpose
         with ServerProcess(url, "--pbm-port", "0", log=tmp_path / "server.log", env=MANY_COMMANDS) as server:
             assert server.pbm_port  # the port it bound, as it printed it
             yield server
@@ -343,7 +343,7 @@ class Sink:
         self.messages: list[tuple[tuple[str, ...], object]] = []
         self.lock = threading.Lock()
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: ANN001
+    async def handle_DATA(self, server, session, envelope) -> str:
         with self.lock:
             self.messages.append((tuple(envelope.rcpt_tos), message_from_bytes(envelope.content, policy=policy.default)))
         return "250 OK"
@@ -408,11 +408,11 @@ def _send(server: ServerProcess, subject: str, body: str | bytes, sender: str) -
                           to_addrs=["play@gammon"])
 
 
-def _body(message) -> str:  # noqa: ANN001
+def _body(message) -> str:
     return message.get_body(preferencelist=("plain",)).get_content()
 
 
-def _wait(condition, what: str, timeout: float = 120.0):  # noqa: ANN001, ANN202
+def _wait(condition, what: str, timeout: float = 120.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
@@ -479,17 +479,17 @@ def test_a_whole_match_by_mail_answers_only_confirmed_addresses(mail_server) -> 
             time.sleep(0.05)
             continue
         name = state["players"][state["to_act"]]
-        boards = _wait(lambda: [m for m in sink.to(addresses[name]) if "is ohs" in _body(m)], "board mail")
+        boards = _wait(lambda: [m for m in sink.to(addresses[name]) if "is ohs" in _body(m)], "board mail")  # noqa: B023 - called within this iteration
         frame = BLACK if re.search(r"(\S+) is ohs", _body(boards[-1])).group(1) == name else WHITE
         game = GameState.from_gnubg_id(state["gnubg_id"])
         move = pbm_notation.format_play(rng.choice(list(game.position.legal_plays(*game.dice))), frame)
         _send(mail_server, f"move {board} {name} {PASSWORDS[name]} {move}", "", addresses[name])
-        _wait(lambda: http.get(f"/api/matches/{board}").json()["version"] != state["version"], "move applied")
+        _wait(lambda: http.get(f"/api/matches/{board}").json()["version"] != state["version"], "move applied")  # noqa: B023 - called within this iteration
     else:
         raise AssertionError("the match by mail did not end")
     assert http.get(f"/api/matches/{board}").json()["status"] == "finished"
     for address in addresses.values():  # the last answer, and the end of the match told to both
-        _wait(lambda: any("The match is over" in _body(m) for m in sink.to(address)), f"match end for {address}")
+        _wait(lambda: any("The match is over" in _body(m) for m in sink.to(address)), f"match end for {address}")  # noqa: B023 - called within this iteration
     # every mail went to a confirmed address; mallory never got one
     recipients = {address for rcpt, _ in sink.messages for address in rcpt}
     assert recipients == set(addresses.values()), recipients

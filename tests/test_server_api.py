@@ -18,6 +18,7 @@ from gammon.server.matches.fair_dice import DiceProofError
 from gammon.server.matches.proof import digest_of, verify_match
 from gammon.server.settings import Limits, Settings
 from server_support import Client, choose, database, play_out
+import itertools
 
 #: Every match rated from the first (the rule for new accounts has tests of its own, test_server_holds.py).
 RATED_AT_ONCE = Limits(provisional_matches=0)
@@ -66,7 +67,7 @@ def test_register_log_in_and_the_refusals(http, caplog):
 
 
 def test_a_stranger_guessing_is_stopped_but_the_owner_logs_in_from_a_known_device(http):
-    (carol,) = people(http, "carol")
+    (_carol,) = people(http, "carol")
     device = http.post("/api/sessions", json={"name": "carol", "password": "correct horse"}).json()["device"]
     http.cookies.clear()  # a stranger: no cookie of carol's
     codes = [http.post("/api/sessions", json={"name": "carol", "password": f"guess-{n}"}).status_code for n in range(12)]
@@ -111,7 +112,7 @@ def test_a_challenge_is_accepted_and_the_opening_roll_decides_who_starts(http):
     state = bob.accept(match["id"])
     assert state["status"] == "playing" and state["actions"] == ["play", "resign"]
     assert "history" not in state and [event["kind"] for event in state["events"]] == ["accept_challenge", "opening"]
-    opening = [event for event in state["events"] if event["kind"] == "opening"][0]
+    opening = next(event for event in state["events"] if event["kind"] == "opening")
     white, black = opening["data"]["white_die"], opening["data"]["black_die"]
     assert white != black and state["to_act"] == ("white" if white > black else "black")
     assert sorted(state["dice"], reverse=True) == sorted([white, black], reverse=True)
@@ -122,7 +123,7 @@ def test_a_challenge_is_accepted_and_the_opening_roll_decides_who_starts(http):
 
 
 def test_declined_challenge(http):
-    alice, bob, match = invited(http)
+    _alice, bob, match = invited(http)
     assert http.post(f"/api/matches/{match['id']}/decline", headers=bob.headers).json()["status"] == "declined"
     assert http.post(f"/api/matches/{match['id']}/accept", headers=bob.headers).status_code == 422
 
@@ -147,8 +148,10 @@ def test_refusals_name_what_is_legal_and_change_nothing(http):
     assert http.post(f"/api/matches/{match['id']}/actions", json={"action": "roll"}).status_code == 401
     assert http.post("/api/matches/9999/actions", json={"action": "roll"}, headers=mover.headers).status_code == 404
     after = mover.match(match["id"])
-    assert after["version"] == before["version"] and after["last_seq"] == before["last_seq"]
-    assert mover.act(match["id"], action="play", play=before["legal"][0], version=before["version"])["version"] == before["version"] + 1
+    assert after["version"] == before["version"]
+    assert after["last_seq"] == before["last_seq"]
+    played = mover.act(match["id"], action="play", play=before["legal"][0], version=before["version"])
+    assert played["version"] == before["version"] + 1
 
 
 def test_challenge_options_are_checked(http):
@@ -226,7 +229,7 @@ def test_money_game_with_cube_beaver_and_jacoby(http):
     assert doubled and beavered and state["status"] == "finished"
     plays = [e for e in told if e["kind"] == "play" and "cannot" not in e["description"]]
     assert plays and all("pips" in e["description"] for e in plays)  # verbose commentary
-    cube = [e for e in told if e["kind"] == "beaver"][0]["data"]["cube"]
+    cube = next(e for e in told if e["kind"] == "beaver")["data"]["cube"]
     assert cube == 4
 
 
@@ -243,7 +246,7 @@ def test_resignation_offered_rejected_and_accepted(http):
     assert state["resignation"] is None and state["players"][state["to_act"]] == actor.name
     state = actor.act(match["id"], action="resign", value=1)
     state = other.act(match["id"], action="accept")
-    ended = [e for e in state["events"] if e["kind"] == "game_over"][0]
+    ended = next(e for e in state["events"] if e["kind"] == "game_over")
     assert ended["data"]["points"] == 1 and ended["data"]["ended"] == "resigned"
 
 
@@ -338,7 +341,7 @@ def test_hints_and_cube_hints_only_where_the_match_allows_them_and_only_for_the_
     assert answer.status_code == 200, answer.text
     plays = answer.json()["plays"]
     assert sorted(p["play"] for p in plays) == sorted(state["legal"]) and plays[0]["loss"] == 0
-    assert all(a["equity"] >= b["equity"] for a, b in zip(plays, plays[1:]))
+    assert all(a["equity"] >= b["equity"] for a, b in itertools.pairwise(plays))
     assert http.get(f"/api/matches/{helped['id']}/cube_hint", headers=mover.headers).status_code == 422  # rolled
     state = mover.act(helped["id"], action="play", play=plays[0]["play"])
     cube = http.get(f"/api/matches/{helped['id']}/cube_hint", headers=other.headers)

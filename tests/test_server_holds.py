@@ -113,11 +113,11 @@ def test_a_burst_of_300_writers_gets_an_answer_each_and_the_server_serves_on(db_
 class FailingCommits:
     """Makes the writer's commits fail while on (an injected fault: the database refuses to save)."""
 
-    def __init__(self, engine) -> None:  # noqa: ANN001
+    def __init__(self, engine) -> None:
         self.on = False
         event.listen(engine, "commit", self._commit)
 
-    def _commit(self, connection) -> None:  # noqa: ANN001
+    def _commit(self, connection) -> None:
         if self.on and connection.get_execution_options().get("gammon_write"):
             raise OperationalError("COMMIT", {}, Exception("injected: the disk refused the commit"))
 
@@ -130,7 +130,7 @@ class FailingCommits:
             self.on = False
 
 
-def _nothing_untrue(http: TestClient, fail, kind: str) -> None:  # noqa: ANN001
+def _nothing_untrue(http: TestClient, fail, kind: str) -> None:
     """Every state-changing request, made while saving fails: each is refused, none took effect."""
     alice, bob = Client(http, "alice").register(), Client(http, "bob").register()
     invitation = alice.challenge("bob", length=3)["id"]
@@ -207,7 +207,7 @@ def test_on_a_full_disk_every_change_is_refused_and_none_is_half_done(tmp_path) 
                 # room: empty it first, so that any write now needs a block the disk does not have
                 with http.app.state.runtime.engine.connect() as connection:
                     connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-                with open(filler, "wb", buffering=0) as out:  # then take every block left
+                with open(filler, "wb", buffering=0) as out:  # noqa: SIM117 - then take every block left
                     with contextlib.suppress(OSError):
                         while True:
                             out.write(b"\0" * 4096)
@@ -333,7 +333,7 @@ def _closed(sock: socket.socket, within: float) -> bool:
         while sock.recv(4096):
             pass
         return True
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         return False
     except OSError:
         return True
@@ -368,9 +368,8 @@ def test_event_streams_are_limited_per_address(tmp_path) -> None:
         streams = [connect(url, open_timeout=60) for _ in range(3)]
         for stream in streams:
             assert stream.recv(timeout=60)  # the challenge
-        with pytest.raises((ConnectionClosed, InvalidHandshake)):
-            with connect(url, open_timeout=60) as fourth:
-                fourth.recv(timeout=60)
+        with pytest.raises((ConnectionClosed, InvalidHandshake)), connect(url, open_timeout=60) as fourth:
+            fourth.recv(timeout=60)
         for stream in streams:
             stream.close()
         deadline = time.monotonic() + 60  # the server frees a place when it reads the close

@@ -31,7 +31,7 @@ def _redis_or_skip() -> None:
     need(reason)
 
 
-def _wait(condition, what: str, timeout: float = 60.0):  # noqa: ANN001, ANN202
+def _wait(condition, what: str, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()

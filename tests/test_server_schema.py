@@ -34,7 +34,8 @@ def test_no_request_the_schema_allows_gets_a_server_error(server):
         def check(case) -> None:  # type: ignore[no-untyped-def]
             response = case.call(base_url=server.url, headers=alice.headers, timeout=60)
             if response.status_code >= 500:
-                failures.append(f"{case.method} {case.formatted_path} {case.body!r}: {response.status_code} {response.text[:200]}")
+                failures.append(f"{case.method} {case.formatted_path} {case.body!r}: {response.status_code} "
+                                f"{response.text[:200]}")
 
         check()
     assert not failures, "\n".join(failures[:20])

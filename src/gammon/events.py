@@ -23,16 +23,34 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import GammonError
-from .notation.movetext import parse_moves
 from .play import Play
 from .position import Color
 from .referee import WinKind
 from .state import GameStatus, Resignation
 
 __all__ = [
-    "ActionKind", "Beavered", "ChallengeAccepted", "ChallengeDeclined", "Challenged", "Doubled", "Dropped",
-    "EventDataError", "EventKind", "GameOver", "GameStarted", "MatchEvent", "MatchOver", "ModeChanged",
-    "OpeningRolled", "Played", "Resigned", "ResignationAccepted", "ResignationRejected", "Rolled", "TimedOut", "Took",
+    "ActionKind",
+    "Beavered",
+    "ChallengeAccepted",
+    "ChallengeDeclined",
+    "Challenged",
+    "Doubled",
+    "Dropped",
+    "EventDataError",
+    "EventKind",
+    "GameOver",
+    "GameStarted",
+    "MatchEvent",
+    "MatchOver",
+    "ModeChanged",
+    "OpeningRolled",
+    "Played",
+    "ResignationAccepted",
+    "ResignationRejected",
+    "Resigned",
+    "Rolled",
+    "TimedOut",
+    "Took",
     "event_from_data",
 ]
 
@@ -99,7 +117,7 @@ class MatchEvent:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, Play):  # one word a checker step, as written: parse_moves reads it back exactly
+    if isinstance(value, Play):  # one word a checker step, as written: Play.parse reads it back exactly
         return " ".join(str(move) for move in value.moves)
     if isinstance(value, enum.Enum):
         return value.name.lower()
@@ -177,7 +195,7 @@ class Played(MatchEvent):
     """``color`` played ``play`` (no moves: the roll could not be played); ``pips`` after it, white's first."""
 
     kind: ClassVar[EventKind] = EventKind.PLAY
-    play: Play = Play()
+    play: Play = Play()  # noqa: RUF009 - an empty play is immutable
     pips: tuple[int, int] = (0, 0)
     automatic: bool = False  #: made for the player (a forced play, or a play-by-mail mode), not chosen
 
@@ -290,7 +308,7 @@ def event_from_data(kind: str, game: int, color: str | None, data: Mapping[str, 
         raw = data[item.name]
         try:
             if item.name == "play":
-                values["play"] = parse_moves(raw) if raw else Play()
+                values["play"] = Play.parse(raw) if raw else Play()
             elif item.name in _ENUMS:
                 values[item.name] = _ENUMS[item.name][str(raw).upper()]
             elif isinstance(raw, list):

@@ -45,7 +45,7 @@ from .play import BAR, OFF, Play, effects_text
 from .position import Color
 from .state import Resignation
 
-__all__ = ["Narrator", "RESIGNATION_WORDS", "play_in_numbering"]
+__all__ = ["RESIGNATION_WORDS", "Narrator", "play_in_numbering"]
 
 RESIGNATION_WORDS = {Resignation.SINGLE: "a single game", Resignation.GAMMON: "a gammon",
                      Resignation.BACKGAMMON: "a backgammon"}
@@ -109,7 +109,7 @@ class Narrator:
         text = self._sentence(event)
         return text[0].upper() + text[1:] if text.startswith(("you", "the ")) else text
 
-    def _sentence(self, event: MatchEvent) -> str:  # noqa: C901 - one branch a kind reads best
+    def _sentence(self, event: MatchEvent) -> str:
         color = event.color
         if isinstance(event, GameStarted):
             return f"Game {event.game} begins."

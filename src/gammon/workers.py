@@ -51,7 +51,7 @@ class Workers:
     """
 
     def __init__(self, count: int | None = None, *, threads: bool = False,
-                 initializer: Callable[..., object] | None = None, initargs: tuple = (),
+                 initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = (),
                  parts_per_worker: int = 4, smallest_part: int = 64) -> None:
         self.count = max(1, count or available_cores())
         self.threads = threads
@@ -71,7 +71,7 @@ class Workers:
     def imap(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         """``function(task)`` for each task, yielded in the tasks' order as they finish."""
         if self._processes is not None:
-            return self._processes.imap(function, tasks)
+            return iter(self._processes.imap(function, tasks))
         if self._threads is not None:
             return self._threads.map(function, tasks)
         return map(function, tasks)
@@ -88,10 +88,10 @@ class Workers:
         cuts = [lo + (hi - lo) * k // parts for k in range(parts + 1)]
         return self.map(_Span(kernel), itertools.pairwise(cuts))
 
-    def submit(self, function: Callable[..., Any], *args: Any) -> Future:
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any]:
         """``function(*args)`` on a worker, as a future that a server's event loop can await
         (``asyncio.wrap_future``) while it goes on serving; one worker runs it in a thread."""
-        future: Future = Future()
+        future: Future[Any] = Future()
         if self._processes is not None:
             self._processes.apply_async(function, args, callback=future.set_result, error_callback=future.set_exception)
             return future
@@ -199,7 +199,7 @@ def _ask_head(ray: Any, address: str, where: str, timeout: float) -> None:
     # 20 s and reports it as an unreachable address. Both are Ray's private names: the range
     # pyproject.toml pins is where tests/test_rollout_ray.py has run them.
     from ray._private.authentication.authentication_token_setup import ensure_token_if_auth_enabled
-    from ray._raylet import GcsClient
+    from ray._raylet import GcsClient  # type: ignore[attr-defined]  # compiled: no stub names it
 
     try:
         ensure_token_if_auth_enabled(None, create_token_if_missing=False)
@@ -222,7 +222,8 @@ def _first_line(error: BaseException) -> str:
     return (str(error).strip() or type(error).__name__).splitlines()[0]
 
 
-def ray_imap(address: str, function: Callable[..., Any], shared: tuple, tasks: Iterable[Any]) -> Iterator[Any]:
+def ray_imap(address: str, function: Callable[..., Any], shared: tuple[Any, ...],
+             tasks: Iterable[Any]) -> Iterator[Any]:
     """``function(*shared, task)`` for each task as Ray tasks, yielded in the tasks' order.
 
     ``shared`` goes to the cluster once (``ray.put``). Ray already started in this process

@@ -36,7 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "engine": ("gammon.cli.engine", "run a UBGI engine on stdin/stdout"),
     "ubgi-check": ("gammon.cli.ubgi_check", "check that an engine speaks UBGI, and to which compliance level"),
     "serve": ("gammon.cli.serve", "run the game server: accounts, matches, bots, ratings"),
-    "verify-dice": ("gammon.cli.serve", "regenerate every roll of a finished match from its seeds and replay it through the referee"),
+    "verify-dice": ("gammon.cli.serve",
+                    "regenerate every roll of a finished match from its seeds and replay it through the referee"),
 }
 
 #: The command modules, in the order of :data:`COMMANDS`.

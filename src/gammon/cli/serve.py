@@ -88,7 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     try:
         migrate(engine)
-    except Exception as error:  # a database that does not answer: say so, no traceback
+    except Exception as error:  # noqa: BLE001 - a database that does not answer: say so, no traceback
         print(f"gammon serve: cannot open the database {where}: {str(error).splitlines()[0]}", file=sys.stderr)
         return 1
     finally:
@@ -144,10 +144,10 @@ def _run(settings: Any, sock: socket.socket) -> int:
     from ..server.security import GuardedHTTP
 
     GuardedHTTP.configure(settings.limits)
-    common = dict(http=GuardedHTTP, ws="websockets-sansio", ws_max_size=64 * 1024, log_level="warning",
-                  proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies,
-                  timeout_graceful_shutdown=int(settings.shutdown_seconds), timeout_keep_alive=5,
-                  limit_concurrency=20_000, backlog=4096)
+    common = {"http": GuardedHTTP, "ws": "websockets-sansio", "ws_max_size": 64 * 1024, "log_level": "warning",
+                  "proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies,
+                  "timeout_graceful_shutdown": int(settings.shutdown_seconds), "timeout_keep_alive": 5,
+                  "limit_concurrency": 20_000, "backlog": 4096}
     if settings.workers > 1:
         config = uvicorn.Config("gammon.server.app:app_from_environment", factory=True, workers=settings.workers,
                                 **common)

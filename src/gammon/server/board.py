@@ -13,7 +13,6 @@ from typing import Any
 from ..errors import GammonError
 from ..events import ActionKind
 from ..match import Match
-from ..notation.movetext import parse_moves
 from ..play import OFF, Play
 from ..position import Color
 from ..svg import board_svg, point_boxes
@@ -26,7 +25,7 @@ MAX_STEPS = 8
 def _steps(text: str) -> list[tuple[int, int]]:
     """The checker moves typed so far (``13/8,8/5``, ``bar/22*``), read by the one move-text reader."""
     try:
-        play = parse_moves(text.replace(",", " "))
+        play = Play.parse(text.replace(",", " "))
     except GammonError as error:
         raise Unprocessable(f"moves: expected checker moves such as 13/8,8/5 (bar and off allowed): {error}") from None
     if len(play.moves) > MAX_STEPS:

@@ -85,12 +85,11 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.connect().execution_options(**{WRITE: True}) as connection:
-        with connection.begin():
-            if engine.dialect.name == "postgresql":
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+    with engine.connect().execution_options(**{WRITE: True}) as connection, connection.begin():
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
 
 
 class Readers:
@@ -144,7 +143,7 @@ class Readers:
             try:
                 connection.invalidate()
                 connection.close()
-            except Exception:  # the connection is gone already
+            except Exception:  # noqa: BLE001 - the connection is gone already
                 pass
 
     def close(self) -> None:
@@ -153,6 +152,6 @@ class Readers:
             for connection in self._connections:
                 try:
                     connection.close()
-                except Exception:  # closing at shutdown: nothing to save
+                except Exception:  # noqa: BLE001 - closing at shutdown: nothing to save
                     pass
             self._connections.clear()

@@ -81,7 +81,7 @@ class Feed:
                 return  # the first stream's own catch-up read sets where the feed stands
             try:
                 rows = await self.read(self.match_id, self.cursor)
-            except Exception as error:  # the database will answer the next note
+            except Exception as error:  # noqa: BLE001 - the database will answer the next note
                 log.warning("events of match %d not read: %s", self.match_id, error)
                 return
             self.push(rows)
@@ -145,7 +145,7 @@ class Broadcaster:
                 raise ConnectionError("the listener's connection ended")
             except asyncio.CancelledError:
                 raise
-            except Exception as error:
+            except Exception as error:  # noqa: BLE001 - a fault here must not take the server down
                 self.connected = False
                 self.problem = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
                 log.warning("the event listener lost its connection (%s); reconnecting in %.1f s", self.problem, pause)
@@ -222,7 +222,7 @@ class Broadcaster:
     async def _publish(self, note: str) -> None:
         try:
             await self._publisher.publish(CHANNEL, note)
-        except Exception as error:  # the other servers catch up when their listener reconnects
+        except Exception as error:  # noqa: BLE001 - the other servers catch up when their listener reconnects
             log.warning("redis publish failed: %s", error)
             self.problem = f"publish failed: {error}"
 

@@ -112,7 +112,7 @@ class GuardedHTTP(HttpToolsProtocol):
     header_timeout = float(os.environ.get("GAMMON_LIMIT_HEADER_TIMEOUT", "10"))
     body_timeout = float(os.environ.get("GAMMON_LIMIT_BODY_TIMEOUT", "10"))
     per_address = int(os.environ.get("GAMMON_LIMIT_CONNECTIONS", "256"))
-    open_by_address: Counter[str] = Counter()
+    open_by_address: Counter[str] = Counter()  # noqa: RUF012 - one count per process, shared by every connection
 
     @classmethod
     def configure(cls, limits: Limits) -> None:

@@ -27,7 +27,7 @@ from .errors import ServerConfigError
 PREFIX = "GAMMON_"
 
 
-def _setting(variable: str, help: str, default: Any = None) -> Any:
+def _setting(variable: str, help: str, default: Any = None) -> Any:  # noqa: A002 - the name the API gives it
     return field(default=default, metadata={"variable": variable, "help": help})
 
 

@@ -184,7 +184,7 @@ class Writer:
             try:
                 self._connection.invalidate()
                 self._connection.close()
-            except Exception:  # the connection is gone already
+            except Exception:  # noqa: BLE001 - the connection is gone already
                 pass
             self._connection = None
 

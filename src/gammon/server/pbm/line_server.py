@@ -69,7 +69,7 @@ async def serve_lines(host: Host, address: str, port: int, *, shared: bool = Fal
                         answer = await run(host, text, client)
                 writer.write(framed(answer))
                 await writer.drain()
-        except (asyncio.TimeoutError, ConnectionError):
+        except (TimeoutError, ConnectionError):
             pass
         except Exception:  # never let one connection take the port down
             log.exception("play-by-mail connection failed")

@@ -152,7 +152,7 @@ def commands_of(content: bytes) -> tuple[str | None, list[str]]:
         message = email.message_from_bytes(content, policy=email.policy.default)
         subject = str(message.get("subject", "") or "")
         sender = email.utils.parseaddr(str(message.get("from", "") or ""))[1] or None
-    except Exception:  # a header no parser reads: treat it as a mail without commands
+    except Exception:  # noqa: BLE001 - a header no parser reads: treat it as a mail without commands
         return None, []
     lines = []
     while subject.lower().startswith(("re:", "fwd:")):
@@ -162,7 +162,7 @@ def commands_of(content: bytes) -> tuple[str | None, list[str]]:
     try:
         body = message.get_body(preferencelist=("plain",))
         text = body.get_content() if body is not None else ""
-    except Exception:  # a broken part or charset: the subject alone is read
+    except Exception:  # noqa: BLE001 - a broken part or charset: the subject alone is read
         text = ""
     if not isinstance(text, str):
         text = ""

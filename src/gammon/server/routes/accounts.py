@@ -77,7 +77,7 @@ async def log_ins(me: Me, server: Server) -> list[dict[str, Any]]:
 
 
 @router.delete("/api/sessions", status_code=204)
-async def log_out(me: Me, server: Server, response: Response, all: bool = False) -> None:
+async def log_out(me: Me, server: Server, response: Response, all: bool = False) -> None:  # noqa: A002 - the name the API gives it
     """End this log-in (``?all=true``: every log-in of yours)."""
     if all:
         await server.accounts.revoke(me)

@@ -1,7 +1,7 @@
 """accounts, matches, events, ratings
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-23 22:54:26.877886
 """
 
