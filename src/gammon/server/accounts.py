@@ -320,9 +320,12 @@ class Accounts:
             connection.execute(update(SESSIONS).where(SESSIONS.c.id == session_id)
                                .values(last_used=now, expires=now + dt.timedelta(days=days)))
 
-        task = asyncio.ensure_future(self.writer.run(work))
-        task.add_done_callback(lambda done: (self._touching.discard(session_id),
-                                             done.cancelled() or done.exception()))
+        def done(task: asyncio.Future[None]) -> None:
+            self._touching.discard(session_id)
+            if not task.cancelled():
+                task.exception()  # a lost touch only shortens the log-in's next extension
+
+        asyncio.ensure_future(self.writer.run(work)).add_done_callback(done)
 
     # -- log-ins -------------------------------------------------------------------------------------
     async def log_out(self, account: Account) -> None:

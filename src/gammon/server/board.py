@@ -63,10 +63,10 @@ def board(match: Match, crawford: bool, view: Color, moves: str = "") -> dict[st
         cells.append({"point": point, "color": side_name(view) if mine else side_name(view.other) if other else None,
                       "count": mine or other})
     drawn = last is not None and last.kind == ActionKind.PLAY and last.play is not None and bool(last.play.moves)
+    arrows = drawn and last is not None and not mirror.pending_moves  # the last play, unless moves are being entered
     return {
-        "svg": board_svg(shown, orientation=view, size=672, title=None,
-                         **({"play": last.play, "mover": last.color}
-                            if drawn and last is not None and not mirror.pending_moves else {})),
+        "svg": board_svg(shown, orientation=view, size=672, title=None, play=last.play if arrows and last else None,
+                         mover=last.color if arrows and last else None),
         "last_play": {"color": side_name(last.color), "play": str(last.play)} if drawn and last is not None else None,
         "boxes": point_boxes(),
         "cells": cells,

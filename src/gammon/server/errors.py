@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import GammonError
 
 
@@ -14,7 +16,7 @@ class ServerError(GammonError):
         super().__init__(message)
         self.message = message
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.message,))
 
 
@@ -55,7 +57,7 @@ class TooManyRequests(ServerError):
         super().__init__(message)
         self.retry_after = retry_after
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.message, self.retry_after))
 
 

@@ -9,6 +9,7 @@ Queries use these tables through SQLAlchemy Core (``User.__table__``), not ORM s
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     func,
@@ -123,7 +125,7 @@ class MatchRow(Base):
     white_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     black_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     length: Mapped[int] = mapped_column(Integer)
-    options: Mapped[dict] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)  # invited, declined, playing, finished
     version: Mapped[int] = mapped_column(Integer, default=0)
     seed: Mapped[str] = mapped_column(String(64))  # the server's seed, hex; revealed when the match ends
@@ -135,13 +137,13 @@ class MatchRow(Base):
     rolls_drawn: Mapped[int] = mapped_column(Integer, default=0)
     next_seq: Mapped[int] = mapped_column(Integer, default=0)  # events written so far: a read sees only these
     game_number: Mapped[int] = mapped_column(Integer, default=1)
-    game_start: Mapped[dict] = mapped_column(JSON)  # score and Crawford flag before the current game
+    game_start: Mapped[dict[str, Any]] = mapped_column(JSON)  # score and Crawford flag before the current game
     state: Mapped[str | None] = mapped_column(String(128))  # the position now (BPN), for lists
     score_white: Mapped[int] = mapped_column(Integer, default=0)
     score_black: Mapped[int] = mapped_column(Integer, default=0)
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     to_act_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)  # who must act now
-    pbm_modes: Mapped[dict | None] = mapped_column(JSON)  # {"white": {"greedy": .., "manual": ..}, "black": ..}: by mail
+    pbm_modes: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # {"white": {"greedy": .., "manual": ..}, "black": ..}: by mail
     challenger_confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     rated: Mapped[bool | None] = mapped_column(Boolean)  # decided when the match ends
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
@@ -164,7 +166,7 @@ class Event(Base):
     kind: Mapped[str] = mapped_column(String(16))
     color: Mapped[str | None] = mapped_column(String(8))
     action: Mapped[str | None] = mapped_column(Text)
-    data: Mapped[dict] = mapped_column(JSON)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
     description: Mapped[str] = mapped_column(Text)
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
@@ -183,11 +185,11 @@ class RatingChange(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
 
 
-USERS = User.__table__
-SESSIONS = Session.__table__
-DEVICES = Device.__table__
-LIMITS = LimitCounter.__table__
-COMMITMENTS = Commitment.__table__
-MATCHES = MatchRow.__table__
-EVENTS = Event.__table__
-RATING_CHANGES = RatingChange.__table__
+USERS = cast(Table, User.__table__)  # the tables as Core sees them (the queries use these)
+SESSIONS = cast(Table, Session.__table__)
+DEVICES = cast(Table, Device.__table__)
+LIMITS = cast(Table, LimitCounter.__table__)
+COMMITMENTS = cast(Table, Commitment.__table__)
+MATCHES = cast(Table, MatchRow.__table__)
+EVENTS = cast(Table, Event.__table__)
+RATING_CHANGES = cast(Table, RatingChange.__table__)

@@ -164,6 +164,7 @@ class Broadcaster:
     async def _listen_postgres(self) -> None:
         import psycopg
 
+        assert self.postgres is not None
         async with await psycopg.AsyncConnection.connect(self.postgres, autocommit=True, connect_timeout=5) as connection:
             await connection.execute(f"LISTEN {PG_CHANNEL}")
             self._listening()
@@ -175,6 +176,7 @@ class Broadcaster:
     async def _listen_redis(self) -> None:
         import redis.asyncio
 
+        assert self.redis_url is not None
         client = redis.asyncio.Redis.from_url(self.redis_url, socket_connect_timeout=5, health_check_interval=10)
         pubsub = client.pubsub()
         try:
@@ -190,7 +192,7 @@ class Broadcaster:
                     self._note(data.decode() if isinstance(data, bytes) else str(data))
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()
+                await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis' own annotation lacks a return
             with contextlib.suppress(Exception):
                 await client.aclose()
 

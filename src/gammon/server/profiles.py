@@ -40,15 +40,13 @@ def card(row: Any, provisional_matches: int) -> dict[str, Any]:
 def toplist(connection: Connection, period: Literal["all", "week"], limit: int, provisional_matches: int,
             bots: bool = False) -> list[dict[str, Any]]:
     """The ranked players of ``period``: established people (or, ``bots``, the bots) with a rated match."""
-    if bots:
-        chosen = USERS.c.is_bot.is_(True)
-    else:
-        chosen = (USERS.c.is_bot.is_(False)) & (USERS.c.rated_matches >= provisional_matches)
+    chosen: Any = USERS.c.is_bot.is_(True) if bots else \
+        (USERS.c.is_bot.is_(False)) & (USERS.c.rated_matches >= provisional_matches)
     if period == "all":
-        rows = connection.execute(select(USERS).where(chosen, USERS.c.experience > 0)
-                                  .order_by(USERS.c.rating.desc(), USERS.c.name).limit(limit))
+        ranked = connection.execute(select(USERS).where(chosen, USERS.c.experience > 0)
+                                    .order_by(USERS.c.rating.desc(), USERS.c.name).limit(limit))
         return [{"rank": rank, "name": row.name, "rating": round(row.rating, 2), "experience": row.experience,
-                 "bot": bool(row.is_bot)} for rank, row in enumerate(rows, 1)]
+                 "bot": bool(row.is_bot)} for rank, row in enumerate(ranked, 1)]
     gained = func.sum(RATING_CHANGES.c.after - RATING_CHANGES.c.before)
     rows = connection.execute(
         select(USERS.c.name, USERS.c.rating, USERS.c.is_bot, gained.label("gained"), func.count().label("matches"),

@@ -122,8 +122,9 @@ class BotSeats:
                 turn = _turn_of(live)
                 if turn is None:
                     return
-                seat = live.info.seat(live.info.to_act_id)  # type: ignore[arg-type]  # a bot is to act (_turn_of)
-                assert seat is not None
+                to_act = live.info.to_act_id
+                seat = live.info.seat(to_act) if to_act is not None else None
+                assert seat is not None, "_turn_of found a bot to act"
                 if turn.state.dice is None and not turn.may_double and not turn.state.double_offered \
                         and turn.state.resignation is None:
                     decision = Decision(PlayerAction.ROLL)  # nothing to think about

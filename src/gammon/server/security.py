@@ -120,7 +120,7 @@ class GuardedHTTP(HttpToolsProtocol):
         cls.header_timeout, cls.body_timeout = limits.header_timeout, limits.body_timeout
         cls.per_address = limits.connections_per_address
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own
         super().connection_made(transport)
         self._deadline: asyncio.TimerHandle | None = None
         self._address = self.client[0] if self.client else "?"

@@ -126,8 +126,8 @@ class Settings:
         if self.smtp_port is not None and not self.smtp_relay:
             raise ServerConfigError("--smtp-port needs --smtp-relay HOST:PORT: answers are sent through a relay")
         if self.smtp_relay:
-            host, _, port = self.smtp_relay.rpartition(":")
-            if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            host, _, relay_port = self.smtp_relay.rpartition(":")
+            if not host or not relay_port.isdigit() or not 0 < int(relay_port) < 65536:
                 raise ServerConfigError(f"--smtp-relay: expected HOST:PORT such as 127.0.0.1:25, got {self.smtp_relay!r}")
         if self.session_days < 1:
             raise ServerConfigError(f"{PREFIX}SESSION_DAYS: expected at least 1, got {self.session_days}")

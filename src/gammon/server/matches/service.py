@@ -49,7 +49,7 @@ from ..limits import count_in_window
 from ..models import utcnow
 from ..writer import Writer
 from . import store
-from .fair_dice import DiceProofError, check_player_seed, commitment, new_seed, player_seed
+from .fair_dice import CommittedDice, DiceProofError, check_player_seed, commitment, new_seed, player_seed
 from .live import LiveMatch, LiveMatches, committed_dice, event_rows, rebuild, side_name, start_state, written
 from .ratings import Rated, rating_change, stakes
 from .rules import API_MODES, MAIL_MODES, automatic_action, available_actions, check_options, modes_of
@@ -256,8 +256,10 @@ class MatchService:
                   version: object = None) -> Applied:
         """Apply one player's action; every refusal raises before anything is written."""
         try:
-            word = PlayerAction(action)  # type: ignore[arg-type]  # checked here: any text may arrive
-        except (ValueError, TypeError):
+            word = PlayerAction(str(action)) if isinstance(action, str) else None
+        except ValueError:
+            word = None
+        if word is None:
             raise Unprocessable(f"action: expected one of {', '.join(PlayerAction)}, got {action!r}") from None
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise Unprocessable(f"version: expected the match's version number, got {version!r}")
@@ -329,7 +331,7 @@ class MatchService:
                 raise Unprocessable(f"value: expected 1 (single game), 2 (gammon) or 3 (backgammon), got {value!r}")
             resignation = Resignation(value)
         try:
-            return match.act(word, color, play=play if word == PlayerAction.PLAY else None,  # type: ignore[arg-type]
+            return match.act(word, color, play=play if isinstance(play, str) and word == PlayerAction.PLAY else None,
                              resignation=resignation)
         except (IllegalPlayError, AmbiguousPlayError) as error:  # their messages name the legal plays
             raise Unprocessable(f"play: {error}") from None
@@ -475,7 +477,9 @@ def _row_values(info: MatchInfo, match: Match | None, *, events_count: int, dige
         return values
     state = match.state
     to_act = None if match.game_over or match.to_act is None else match.to_act
-    values.update(rolls_drawn=match.dice.drawn, game_number=match.game_number,  # type: ignore[attr-defined]
+    dice = match.dice
+    assert isinstance(dice, CommittedDice), "a server's match rolls its committed dice"
+    values.update(rolls_drawn=dice.drawn, game_number=match.game_number,
                   state=written(state.bpn), score_white=state.score[Color.WHITE], score_black=state.score[Color.BLACK],
                   to_act_id=None if to_act is None else (info.white.id if to_act == Color.WHITE else info.black.id))
     if match.game_number != info.game_number:

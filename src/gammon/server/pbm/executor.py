@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ...errors import GammonError
 from ...events import MatchEvent, event_from_data
@@ -107,10 +107,10 @@ async def _recipients(host: Host, command: Command, proven: list[Account], sende
             found.append(fresh.email)
     if sender:
         for name in command.accounts:
-            account = await host.accounts.find(name)
-            if account is not None and account.email and account.email.lower() == sender.lower() \
-                    and account.email not in found:
-                found.append(account.email)
+            named = await host.accounts.find(name)
+            if named is not None and named.email and named.email.lower() == sender.lower() \
+                    and named.email not in found:
+                found.append(named.email)
     return tuple(found)
 
 
@@ -125,11 +125,11 @@ async def _execute(host: Host, command: Command, address: str, proven: list[Acco
         return (f"Welcome, {account.name}: your account is open. Give it an address for your answers and turns:\n"
                 f"email {account.name} PASSWORD you@example.org")
     if word == "board":
-        return await report(host, await service.current(command.board))  # type: ignore[arg-type]
+        return await report(host, await service.current(_board(command)))
     if word == "history":
-        return await _history(host, await service.current(command.board))  # type: ignore[arg-type]
+        return await _history(host, await service.current(_board(command)))
     if word == "games":
-        return await _games(host, command.user)  # type: ignore[arg-type]
+        return await _games(host, command.user or "")
     if word == "ratings":
         return await _ratings(host, command.args[0])
     if word == "challenge":
@@ -147,7 +147,7 @@ async def _execute(host: Host, command: Command, address: str, proven: list[Acco
         where = f" at {user.email}" if user.email else " once you give an address and confirm it"
         return (f"{user.name}: you will get a mail with the board when it is your turn{where}." if on
                 else f"{user.name}: no more mails on your turn; answers to your commands still come.")
-    live = await service.current(command.board)  # type: ignore[arg-type]
+    live = await service.current(_board(command))
     if command.move_number is not None:
         number = await move_number(host, live)
         if command.move_number != number:
@@ -159,6 +159,12 @@ async def _execute(host: Host, command: Command, address: str, proven: list[Acco
     narrator = Narrator(applied.live.names, color)
     news = [narrator.tell(_event(EventRow.of(row))) for row in applied.rows]
     return "\n".join([*news, "", await report(host, applied.live)])
+
+
+def _board(command: Command) -> int:
+    if command.board is None:
+        raise MailCommandError(f"{command.word}: expected a board number")
+    return command.board
 
 
 def _event(row: EventRow) -> MatchEvent:
@@ -186,15 +192,16 @@ async def _act(host: Host, user: Account, live: LiveMatch, command: Command) -> 
         if match.to_act != color:
             raise Forbidden(f"board {info.id}: it is {live.names[match.to_act] if match.to_act is not None else 'nobody'}'s "
                             "turn, not yours")
-        if state.dice is None:
+        dice = state.dice
+        if dice is None:
             raise Unprocessable(f"board {info.id}: you have not rolled yet; roll {info.id} {user.name} PASSWORD "
                                 "(in manual mode), or wait for the server to roll for you")
         frame = frame_color(color, await ohs_of(host, live))
         try:
-            play = pbm_notation.parse_play(command.move or "", state.position, state.dice, frame)  # type: ignore[arg-type]
+            play = pbm_notation.parse_play(command.move or "", state.position, dice, frame)
         except GammonError as error:
             legal = sorted({pbm_notation.format_play(p, frame) or "(no move)" for p in match.legal_plays})
-            raise Unprocessable(f"{error}\nYour legal moves with {state.dice[0]}-{state.dice[1]}:\n  "
+            raise Unprocessable(f"{error}\nYour legal moves with {dice[0]}-{dice[1]}:\n  "
                                 + "\n  ".join(legal)) from None
         return await service.act(seat, info.id, "play", play=str(play), version=version)
     if word == "roll" and state.double_offered:
@@ -215,11 +222,12 @@ async def _challenge(host: Host, command: Command, address: str, proven: list[Ac
     first, second = command.args
     options = dict(command.options)
     length, force = options.pop("length"), bool(options.pop("force"))
+    challenger: Account | None
     if command.password is not None:
         challenger = await host.accounts.check(first, command.password, address)
         proven.append(challenger)
     else:
-        challenger = await host.accounts.find(first[:64])  # type: ignore[assignment]
+        challenger = await host.accounts.find(first[:64])
         if force:
             raise Forbidden(f"challenge: -force needs {first}'s password: challenge {first} {second} PASSWORD -force")
     if challenger is None or challenger.is_bot:
@@ -300,8 +308,8 @@ async def report(host: Host, live: LiveMatch) -> str:
     info = live.info
     names = live.names
     if info.status in ("invited", "declined") or live.match is None:
-        state = "waiting for " + names[Color.BLACK] + " to accept" if info.status == "invited" else info.status
-        return f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to {_length(info.length)} ({state})."
+        where = "waiting for " + names[Color.BLACK] + " to accept" if info.status == "invited" else info.status
+        return f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to {_length(info.length)} ({where})."
     ohs = await ohs_of(host, live)
     match = live.match
     state = match.state
@@ -382,7 +390,7 @@ async def _games(host: Host, name: str) -> str:
 
 async def _ratings(host: Host, period: str) -> str:
     provisional = host.settings.limits.provisional_matches
-    chosen = "all" if period == "all" else "week"
+    chosen: Literal["all", "week"] = "all" if period == "all" else "week"
     ranked = await host.readers.run(lambda connection: toplist(connection, chosen, LIST_LIMIT, provisional))
     if period == "all":
         lines = [f"{p['rank']:>3}. {p['name']:<24} {p['rating']:8.2f}  experience {p['experience']}" for p in ranked]

@@ -60,7 +60,7 @@ async def serve_lines(host: Host, address: str, port: int, *, shared: bool = Fal
                     answer = Answer(f"error: the command is over {MAX_LINE} characters; nothing was done", False)
                 else:
                     try:
-                        text = line.decode("utf-8")  # type: ignore[union-attr]
+                        text = line.decode("utf-8") if isinstance(line, bytes) else ""
                     except UnicodeDecodeError:
                         answer = Answer("error: the command is not UTF-8 text; nothing was done", False)
                     else:

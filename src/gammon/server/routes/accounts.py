@@ -36,7 +36,8 @@ class Code(Body):
 
 
 async def _page(server: Any, name: str) -> dict[str, Any]:
-    found = await server.readers.run(lambda connection: profile(connection, name, server.settings.limits.provisional_matches))
+    found: dict[str, Any] | None = await server.readers.run(
+        lambda connection: profile(connection, name, server.settings.limits.provisional_matches))
     if found is None:
         raise NotFound(f"no user {name[:64]!r}")
     return found
