@@ -143,7 +143,8 @@ class MatchRow(Base):
     score_black: Mapped[int] = mapped_column(Integer, default=0)
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     to_act_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)  # who must act now
-    pbm_modes: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # {"white": {"greedy": .., "manual": ..}, "black": ..}: by mail
+    #: by mail: {"white": {"greedy": .., "manual": ..}, "black": ..}
+    pbm_modes: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     challenger_confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     rated: Mapped[bool | None] = mapped_column(Boolean)  # decided when the match ends
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
