@@ -13,6 +13,7 @@ at the top.
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -314,3 +315,87 @@ def test_the_server_packages_stay_in_the_server() -> None:
     assert not wrong, "the server's packages outside gammon.server:\n" + "\n".join(wrong)
     seen = {(module, package) for module, package, _, _ in outside_imports()}
     assert seen >= SERVER_PACKAGE_USERS, f"allowed but unused, remove: {sorted(SERVER_PACKAGE_USERS - seen)}"
+
+
+#: The server's inside (docs/architecture.md, "Inside the server"): each part imports parts of lower
+#: layers only. Routes know HTTP and ask the runtime's services; the services own the SQL and the
+#: rules around the referee; below them, the writer, the readers, the settings and the tables.
+SERVER_LAYERS = {
+    "errors": 0,
+    "settings": 1, "models": 1,
+    "database": 2, "limits": 2, "security": 2, "migrations": 2,
+    "writer": 3,
+    "matches": 4,
+    "accounts": 5, "notify": 5, "profiles": 5, "board": 5,
+    "seats": 6,
+    "pbm": 7,
+    "runtime": 8,
+    "routes": 9,
+    "app": 10,
+}
+
+
+def server_part(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["gammon", "server"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+def test_the_server_inside_points_down() -> None:
+    modules = {module_name(path) for path in PACKAGE.rglob("*.py")}
+    parts = {server_part(m) for m in modules} - {None}
+    assert parts <= set(SERVER_LAYERS), f"server parts with no layer: {sorted(parts - set(SERVER_LAYERS))}"
+    wrong = []
+    for module, targets in imports().items():
+        part = server_part(module)
+        if part is None:
+            continue
+        for target, where in sorted(targets):
+            other = server_part(module_of(target, modules))
+            if other is None or other == part:
+                continue
+            if not SERVER_LAYERS[other] < SERVER_LAYERS[part]:
+                wrong.append(f"{where}: {part} (layer {SERVER_LAYERS[part]}) imports {other} "
+                             f"(layer {SERVER_LAYERS[other]})")
+    assert not wrong, "server parts that do not point down:\n" + "\n".join(wrong)
+
+
+def test_only_the_match_store_queries_the_match_tables() -> None:
+    """The match service's tables (matches, events, rating changes) are named by its store alone."""
+    wrong = []
+    for path in sorted((PACKAGE / "server").rglob("*.py")):
+        if path.name == "store.py" or "migrations" in path.parts or path.name == "models.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        for table in ("MATCHES", "EVENTS", "RATING_CHANGES", "MatchRow", "Event.__table__"):
+            if re.search(rf"\b{re.escape(table)}\b", text):
+                wrong.append(f"{path.relative_to(PACKAGE.parent)} names {table}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_module_reaches_another_modules_private_names() -> None:
+    """``other._name`` and ``from other import _name`` stay inside the module that owns the name."""
+    modules = {module_name(path) for path in PACKAGE.rglob("*.py")}
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for target, alias in zip(resolve(module, path.name == "__init__.py", node), node.names):
+                    if target in modules:
+                        aliases[alias.asname or alias.name] = target
+                    elif alias.name.startswith("_") and not alias.name.startswith("__") \
+                            and module_of(target, modules) != module:
+                        wrong.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: imports {alias.name}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("gammon"):
+                        aliases[alias.asname or alias.name.split(".")[0]] = alias.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases \
+                    and node.attr.startswith("_") and not node.attr.startswith("__"):
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.value.id}.{node.attr}")
+    assert not wrong, "private names reached from outside their module:\n" + "\n".join(wrong)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Integer, cast, func, select
+from sqlalchemy import Connection, func, select
 
 from .matches import store
 from .matches.ratings import Rated
 from .matches.views import summary
-from .models import RATING_CHANGES, USERS, utcnow
+from .models import USERS, utcnow
 
 WEEK = dt.timedelta(days=7)
 
@@ -47,14 +47,7 @@ def toplist(connection: Connection, period: Literal["all", "week"], limit: int, 
                                     .order_by(USERS.c.rating.desc(), USERS.c.name).limit(limit))
         return [{"rank": rank, "name": row.name, "rating": round(row.rating, 2), "experience": row.experience,
                  "bot": bool(row.is_bot)} for rank, row in enumerate(ranked, 1)]
-    gained = func.sum(RATING_CHANGES.c.after - RATING_CHANGES.c.before)
-    rows = connection.execute(
-        select(USERS.c.name, USERS.c.rating, USERS.c.is_bot, gained.label("gained"), func.count().label("matches"),
-               func.sum(cast(RATING_CHANGES.c.won, Integer)).label("won"))
-        .join(RATING_CHANGES, RATING_CHANGES.c.user_id == USERS.c.id)
-        .where(chosen, RATING_CHANGES.c.at >= utcnow() - WEEK)
-        .group_by(USERS.c.id, USERS.c.name, USERS.c.rating, USERS.c.is_bot)
-        .order_by(gained.desc(), USERS.c.name).limit(limit)).all()
+    rows = store.gains_since(connection, utcnow() - WEEK, chosen, limit)
     return [{"rank": rank, "name": row.name, "rating": round(row.rating, 2), "gained": round(float(row.gained), 2),
              "matches": row.matches, "won": int(row.won or 0), "bot": bool(row.is_bot)}
             for rank, row in enumerate(rows, 1)]

@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, and_, func, insert, or_, select, update
+from sqlalchemy import Connection, Integer, and_, cast, func, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
 from ..models import COMMITMENTS, EVENTS, MATCHES, RATING_CHANGES, USERS, MatchRow, User, utcnow
@@ -171,6 +171,18 @@ def rating_history(connection: Connection, user_id: int, limit: int = 50) -> lis
                               .order_by(RATING_CHANGES.c.at.desc(), RATING_CHANGES.c.id.desc()).limit(limit))
     return [{"match": row.match_id, "before": round(row.before, 2), "after": round(row.after, 2), "won": row.won,
              "at": row.at.isoformat() + "Z"} for row in rows]
+
+
+def gains_since(connection: Connection, since: dt.datetime, chosen: Any, limit: int) -> list[Any]:
+    """The players ``chosen`` (a condition on users) by rating gained in rated matches since ``since``."""
+    gained = func.sum(RATING_CHANGES.c.after - RATING_CHANGES.c.before)
+    return list(connection.execute(
+        select(USERS.c.name, USERS.c.rating, USERS.c.is_bot, gained.label("gained"), func.count().label("matches"),
+               func.sum(cast(RATING_CHANGES.c.won, Integer)).label("won"))
+        .join(RATING_CHANGES, RATING_CHANGES.c.user_id == USERS.c.id)
+        .where(chosen, RATING_CHANGES.c.at >= since)
+        .group_by(USERS.c.id, USERS.c.name, USERS.c.rating, USERS.c.is_bot)
+        .order_by(gained.desc(), USERS.c.name).limit(limit)).all())
 
 
 def bot_turns(connection: Connection, waiting_since: dt.datetime) -> list[int]:
