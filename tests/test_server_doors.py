@@ -159,10 +159,9 @@ def test_the_terminal_tells_each_event_as_the_server_does(http) -> None:
     class Replayed:
         """A table whose news is the server's history (what a RemoteTable hands the terminal)."""
 
-        names = {Color.WHITE: "alice", Color.BLACK: "bob"}
-        you = Color.WHITE
-
         def __init__(self) -> None:
+            self.names = {Color.WHITE: "alice", Color.BLACK: "bob"}
+            self.you = Color.WHITE
             self._news = [event_from_data(e["kind"], e["game"], e["color"], e["data"]) for e in history]
 
         def news(self) -> list:
