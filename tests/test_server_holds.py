@@ -175,7 +175,7 @@ def _nothing_untrue(http: TestClient, fail, kind: str) -> None:
 
 def test_with_commits_failing_every_change_is_refused_and_none_is_half_done(db_url) -> None:
     with _app(db_url) as http:
-        faults = FailingCommits(http.app.state.runtime.engine)
+        faults = FailingCommits(http.app.state.runtime.database)
         _nothing_untrue(http, faults.failing, "injected")
 
 
@@ -205,7 +205,7 @@ def test_on_a_full_disk_every_change_is_refused_and_none_is_half_done(tmp_path) 
             def full() -> Iterator[None]:
                 # the write-ahead log keeps its size after a checkpoint, and a commit may reuse that
                 # room: empty it first, so that any write now needs a block the disk does not have
-                with http.app.state.runtime.engine.connect() as connection:
+                with http.app.state.runtime.database.connect() as connection:
                     connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
                 with open(filler, "wb", buffering=0) as out:  # noqa: SIM117 - then take every block left
                     with contextlib.suppress(OSError):
@@ -264,7 +264,7 @@ def test_log_ins_expire_and_old_ones_are_swept_away(db_url) -> None:
     with _app(db_url) as http:
         alice = Client(http, "alice").register()
         runtime = http.app.state.runtime
-        with runtime.engine.begin() as connection:  # a log-in made long ago, and a limit window long over
+        with runtime.database.begin() as connection:  # a log-in made long ago, and a limit window long over
             connection.execute(text("UPDATE sessions SET expires = :then, created = :then"),
                                {"then": dt.datetime(2019, 1, 1)})
             connection.execute(text("INSERT INTO limit_counters (key, window_start, count) VALUES ('old', :then, 3)"),
@@ -272,7 +272,7 @@ def test_log_ins_expire_and_old_ones_are_swept_away(db_url) -> None:
         answer = http.get("/api/users/me", headers=alice.headers)
         assert answer.status_code == 401 and "expired" in answer.json()["detail"]
         http.portal.call(runtime.accounts.sweep)  # what the server does every ten minutes
-        with runtime.engine.connect() as connection:
+        with runtime.database.connect() as connection:
             assert connection.execute(text("SELECT count(*) FROM sessions")).scalar() == 0
             assert connection.execute(text("SELECT count(*) FROM limit_counters WHERE key = 'old'")).scalar() == 0
 
@@ -461,7 +461,7 @@ def test_throw_away_accounts_cannot_buy_a_rating_or_a_place_on_the_lists(db_url)
         assert http.get("/api/toplist").json() == [] and http.get("/api/toplist?period=week").json() == []
         # against an established player only the new one's rating moves; main is not put at stake
         veteran = Client(http, "veteran").register()
-        with http.app.state.runtime.engine.begin() as connection:
+        with http.app.state.runtime.database.begin() as connection:
             connection.execute(text("UPDATE users SET rated_matches = 10, experience = 50 WHERE name = 'veteran'"))
         match = veteran.challenge("main", length=3)["id"]
         main.accept(match)
@@ -470,7 +470,7 @@ def test_throw_away_accounts_cannot_buy_a_rating_or_a_place_on_the_lists(db_url)
         assert http.get("/api/users/veteran").json()["rating"] == 1500  # the established side is not at stake
         assert http.get("/api/users/main").json()["rating"] < 1500
         # established players may rate only so many matches against each other a day
-        with http.app.state.runtime.engine.begin() as connection:
+        with http.app.state.runtime.database.begin() as connection:
             connection.execute(text("UPDATE users SET rated_matches = 10 WHERE name = 'main'"))
         rated = []
         for _ in range(3):

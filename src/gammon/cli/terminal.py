@@ -10,7 +10,6 @@ anything typed is a line of words or a play (a line that starts with ``:`` is al
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,11 +20,10 @@ from ..events import Doubled, Played, Resigned
 from ..match import Match
 from ..narration import Narrator
 from ..notation import whole_number
-from ..play import BAR, OFF, Play
+from ..play import BAR, OFF, Move, Play
 from ..position import Color
 from ..state import Resignation
 from .table import Table, TableError
-import itertools
 
 #: The keys, as seed 004 lists them, then gammon's few additions; shown by ``?``.
 KEYS: tuple[tuple[str, str], ...] = (
@@ -75,7 +73,17 @@ KEY_ACTIONS = {
 GRID = ((13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24), (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1))
 RESIGN_WORDS = {"": Resignation.SINGLE, "single": Resignation.SINGLE, "gammon": Resignation.GAMMON,
                 "backgammon": Resignation.BACKGAMMON}
-_STEP = re.compile(r"^(bar|[0-9]{1,2})[ /](off|[0-9]{1,2})$")
+
+
+def _one_move(text: str) -> Move | None:
+    """One checker's move typed as ``13/8`` or ``13 8`` (read by the one move-text reader), or None."""
+    if len(text.split()) > 2 or text.count("/") > 1:
+        return None
+    try:
+        play = Play.parse(text.strip().replace(" ", "/"))
+    except GammonError:
+        return None
+    return play.moves[0] if len(play.moves) == 1 else None
 
 
 class _Quit(Exception):
@@ -350,10 +358,13 @@ class Terminal:
         match = self.match
         if match.state.dice is None:
             raise IllegalActionError(f"{text!r}: roll first (Enter)")
-        single = _STEP.match(text)
-        if single:
-            source, target = (_point(p) for p in single.groups())
-            self.step(source, OFF if target == source and text.count("/") == 0 else target)
+        words = text.replace("/", " ").split()
+        if len(words) == 2 and words[0] == words[1] and "/" not in text and words[0].isdigit():
+            self.step(_point(words[0]), OFF)  # "6 6": the checker on 6 goes off
+            return
+        single = _one_move(text)
+        if single is not None:
+            self.step(single.source, single.target)
             return
         if not match.pending_moves:
             try:
@@ -363,15 +374,15 @@ class Terminal:
             if play is not None:
                 self.enter_play(play)
                 return
+        try:  # moves to add to those entered: read by the one move-text reader, each step in turn
+            steps = Play.parse(text.replace(",", " ")).moves
+        except GammonError:
+            raise IllegalActionError(f"{text!r} is not a play: try 8/5 6/5, 13 8, or help") from None
         made = 0
         try:
-            for token in text.replace(",", " ").split():
-                points = token.replace("*", "").split("/")
-                if len(points) < 2 or not all(re.fullmatch(r"[0-9]{1,2}|bar|off", p) for p in points):
-                    raise IllegalActionError(f"{text!r} is not a play: try 8/5 6/5, 13 8, or help")
-                for source, target in itertools.pairwise(points):
-                    match.move(_point(source), _point(target), self.you)
-                    made += 1
+            for step in steps:
+                match.move(step.source, step.target, self.you)
+                made += 1
         except GammonError:
             for _ in range(made):
                 match.undo(self.you)

@@ -1,6 +1,6 @@
 """What a server process runs and its routes share, started and stopped with the app.
 
-One database engine, its readers and its one writer; the accounts and the match service
+One database (a SQLAlchemy engine), its readers and its one writer; the accounts and the match service
 over them; the broadcaster that feeds the event streams; the bots' seats and their worker
 processes; the mailer when a relay is set; the play-by-mail doors. :meth:`Runtime.start`
 brings them up in that order and :meth:`Runtime.stop` takes them down in reverse, within
@@ -51,18 +51,18 @@ class Runtime:
     async def start(self) -> None:
         settings = self.settings
         limits = settings.limits
-        self.engine = open_database(settings.db_url)
+        self.database = open_database(settings.db_url)
         if settings.migrate:
-            await asyncio.to_thread(migrate, self.engine)
-        self.readers = Readers(self.engine, queue=limits.read_queue)
-        self.writer = Writer(self.engine, queue_limit=limits.write_queue, before_commit=flush_notes)
+            await asyncio.to_thread(migrate, self.database)
+        self.readers = Readers(self.database, queue=limits.read_queue)
+        self.writer = Writer(self.database, queue_limit=limits.write_queue, before_commit=flush_notes)
         self.writer.start()
         self.passwords = Passwords(limits.hash_workers, limits.hash_queue)
         self.accounts = Accounts(self.readers, self.writer, self.passwords, limits, settings.session_days)
         postgres = None
-        dialect = self.engine.dialect.name
+        dialect = self.database.dialect.name
         if dialect == "postgresql":
-            postgres = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            postgres = self.database.url.set(drivername="postgresql").render_as_string(hide_password=False)
         policy = Policy(provisional_matches=limits.provisional_matches, pair_matches_per_day=limits.pair_matches_per_day,
                         challenges_per_hour=limits.challenges_per_user,
                         notify_postgres=dialect == "postgresql" and not settings.redis_url,
@@ -99,7 +99,7 @@ class Runtime:
         await asyncio.to_thread(self.writer.stop)
         self.readers.close()
         self.passwords.close()
-        self.engine.dispose()
+        self.database.dispose()
 
     # -- wiring ------------------------------------------------------------------------------------
     def _changed(self, live: LiveMatch, rows: list[dict[str, Any]]) -> None:
@@ -130,4 +130,4 @@ class Runtime:
         return {"ok": True, "status": "degraded" if degraded else "ok", "events": notes,
                 "writer": {"waiting": self.writer.waiting, "commits": self.writer.commits},
                 "streams": sum(self.streams_by_address.values()), "process": os.getpid(),
-                "database": self.engine.dialect.name}
+                "database": self.database.dialect.name}
