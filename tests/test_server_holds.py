@@ -365,7 +365,8 @@ def test_event_streams_are_limited_per_address(tmp_path) -> None:
         alice, _ = Client(http, "alice").register(), Client(http, "bob").register()
         match = alice.challenge("bob", length=1)["id"]
         url = server.url.replace("http://", "ws://") + f"/api/matches/{match}/events"
-        streams = [connect(url, open_timeout=60) for _ in range(3)]
+        held = contextlib.ExitStack()
+        streams = [held.enter_context(connect(url, open_timeout=60)) for _ in range(3)]
         for stream in streams:
             assert stream.recv(timeout=60)  # the challenge
         with pytest.raises((ConnectionClosed, InvalidHandshake)), connect(url, open_timeout=60) as fourth:

@@ -7,6 +7,7 @@ LISTEN and Redis), and several worker processes behind one port.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import socket
@@ -70,11 +71,18 @@ def test_three_servers_started_at_once_on_a_new_database_all_come_up(tmp_path) -
                 server.stop()
 
 
-def _open_streams(server: ServerProcess, match: int, count: int) -> list:
+STREAMS = contextlib.ExitStack()  # every stream a test opens, closed at the latest when the module's tests end
+
+
+def _stream(url: str):
     from websockets.sync.client import connect
 
+    return STREAMS.enter_context(connect(url, open_timeout=60))
+
+
+def _open_streams(server: ServerProcess, match: int, count: int) -> list:
     url = server.url.replace("http://", "ws://") + f"/api/matches/{match}/events"
-    streams = [connect(url, open_timeout=60) for _ in range(count)]
+    streams = [_stream(url) for _ in range(count)]
     for stream in streams:
         assert json.loads(stream.recv(timeout=60))["kind"] == "challenge"
     return streams
@@ -145,7 +153,6 @@ def _kill_redis_listeners() -> int:
 
 @pytest.mark.parametrize("carrier", ["postgresql", "redis"])
 def test_a_listener_killed_under_a_server_comes_back_and_its_watchers_hear_again(carrier, tmp_path) -> None:
-    from websockets.sync.client import connect
 
     if carrier == "redis":
         _redis_or_skip()
@@ -158,7 +165,7 @@ def test_a_listener_killed_under_a_server_comes_back_and_its_watchers_hear_again
             bob = Client(httpx.Client(base_url=first.url, timeout=60), "bob").register()
             match = alice.challenge("bob", length=1)["id"]
             state = bob.accept(match)
-            watcher = connect(second.url.replace("http://", "ws://") + f"/api/matches/{match}/events", open_timeout=60)
+            watcher = _stream(second.url.replace("http://", "ws://") + f"/api/matches/{match}/events")
             for _ in range(state["last_seq"] + 1):
                 watcher.recv(timeout=60)
             health = httpx.get(f"{second.url}/api/health", timeout=30).json()
@@ -181,7 +188,6 @@ def test_a_listener_killed_under_a_server_comes_back_and_its_watchers_hear_again
 
 
 def test_several_worker_processes_share_one_port_and_one_match(tmp_path) -> None:
-    from websockets.sync.client import connect
 
     with database("postgresql", tmp_path) as url, \
             ServerProcess(url, "--workers", "2", log=tmp_path / "server.log") as server:
@@ -195,7 +201,7 @@ def test_several_worker_processes_share_one_port_and_one_match(tmp_path) -> None
         bob = Client(httpx.Client(base_url=server.url, timeout=60), "bob").register()
         match = alice.challenge("bob", length=1)["id"]
         state = bob.accept(match)
-        watchers = [connect(server.url.replace("http://", "ws://") + f"/api/matches/{match}/events", open_timeout=60)
+        watchers = [_stream(server.url.replace("http://", "ws://") + f"/api/matches/{match}/events")
                     for _ in range(6)]
         for watcher in watchers:
             for _ in range(state["last_seq"] + 1):
