@@ -23,6 +23,7 @@ import hashlib
 import logging
 import re
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,8 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{1,19}")  #: matched whole (``fullmatc
 EMAIL = re.compile(r"[^@\s<>,;\"']{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 TOUCH_EVERY = dt.timedelta(minutes=10)  #: a log-in's last use is written at most this often
+#: Log-ins remembered by a single-process server (the least recently used go first).
+KNOWN_LOG_INS = 10_000
 CODE_HOURS = 24  #: how long an address confirmation code stays valid
 
 
@@ -145,10 +148,16 @@ class Accounts:
     """Registration, log-ins and their limits, sessions, devices and addresses (see the module)."""
 
     def __init__(self, readers: Readers, writer: Writer, passwords: Passwords, limits: Limits,
-                 session_days: int = 30) -> None:
+                 session_days: int = 30, *, single_process: bool = False) -> None:
         self.readers, self.writer, self.passwords, self.limits = readers, writer, passwords, limits
         self.session_days = session_days
         self._touching: set[int] = set()
+        #: With no other process writing the database, a log-in read once is remembered until
+        #: this process ends it (every change of an account goes through here and forgets it).
+        self.single_process = single_process
+        self._known: OrderedDict[str, tuple[Account, dt.datetime, dt.datetime]] = OrderedDict()
+        #: Times remembered log-ins were dropped: a read that overlapped a drop is not remembered.
+        self._forgotten = 0
 
     # -- finding ---------------------------------------------------------------------------------
     async def find(self, name: str) -> Account | None:
@@ -291,6 +300,17 @@ class Accounts:
         if not token or len(token) > 200:
             raise Unauthorized("log in first: send 'Authorization: Bearer TOKEN' from POST /api/sessions")
         hashed = token_hash(token)
+        known = self._known.get(hashed) if self.single_process else None
+        if known is not None:
+            account, expires, last_used = known
+            now = utcnow()
+            if expires < now:
+                self._known.pop(hashed, None)
+                raise Unauthorized("this log-in has expired: log in again")
+            if now - last_used > TOUCH_EVERY:
+                self._known[hashed] = (account, now + dt.timedelta(days=self.session_days), now)
+                self._touch(account.session_id or 0)
+            return account
 
         def read(connection: Connection) -> Any:
             return connection.execute(
@@ -298,6 +318,7 @@ class Accounts:
                        *_ACCOUNT_COLUMNS).join(USERS, USERS.c.id == SESSIONS.c.user_id)
                 .where(SESSIONS.c.token_hash == hashed)).first()
 
+        epoch = self._forgotten
         row = await self.readers.run(read)
         if row is None:
             raise Unauthorized("this token is not valid (logged out, or never issued): log in again")
@@ -306,7 +327,19 @@ class Accounts:
             raise Unauthorized("this log-in has expired: log in again")
         if row.last_used is None or now - row.last_used > TOUCH_EVERY:
             self._touch(row.session_id)
-        return _with(_account(row), session_id=row.session_id)
+        account = _with(_account(row), session_id=row.session_id)
+        if self.single_process and epoch == self._forgotten:  # no account changed while it was read
+            self._known[hashed] = (account, row.expires, row.last_used or now)
+            while len(self._known) > KNOWN_LOG_INS:
+                self._known.popitem(last=False)
+        return account
+
+    def _forget(self, user_id: int, session_id: int | None = None) -> None:
+        """Drop remembered log-ins of ``user_id`` (only ``session_id``'s, when given): the account changed."""
+        self._forgotten += 1
+        for hashed, (account, _, _) in list(self._known.items()):
+            if account.id == user_id and (session_id is None or account.session_id == session_id):
+                del self._known[hashed]
 
     def _touch(self, session_id: int) -> None:
         """Note a log-in's use and extend it (in the background: nothing waits on it)."""
@@ -330,6 +363,7 @@ class Accounts:
     # -- log-ins -------------------------------------------------------------------------------------
     async def log_out(self, account: Account) -> None:
         session_id = account.session_id
+        self._forget(account.id, session_id)
         await self.writer.run(lambda connection: connection.execute(SESSIONS.delete().where(SESSIONS.c.id == session_id)))
 
     async def sessions(self, account: Account) -> list[dict[str, Any]]:
@@ -350,6 +384,7 @@ class Accounts:
                 query = query.where(SESSIONS.c.id == session_id)
             return int(connection.execute(query).rowcount or 0)
 
+        self._forget(account.id, session_id)
         return await self.writer.run(work)
 
     async def change_password(self, account: Account, old: object, new: object, address: str) -> None:
@@ -362,6 +397,7 @@ class Accounts:
             connection.execute(update(USERS).where(USERS.c.id == checked.id).values(password_hash=hashed))
             connection.execute(SESSIONS.delete().where(SESSIONS.c.user_id == checked.id))
 
+        self._forget(checked.id)
         await self.writer.run(work)
 
     # -- addresses --------------------------------------------------------------------------------------
@@ -380,6 +416,7 @@ class Accounts:
             connection.execute(update(USERS).where(USERS.c.id == account.id).values(
                 email_pending=address, email_code=token_hash(code), email_code_at=utcnow()))
 
+        self._forget(account.id)
         await self.writer.run(work)
         return code
 
@@ -404,13 +441,16 @@ class Accounts:
                 raise Conflict("email: this address belongs to another account") from None
             return str(row.email_pending)
 
+        self._forget(account.id)
         return await self.writer.run(work)
 
     async def forget_address(self, account: Account) -> None:
+        self._forget(account.id)
         await self.writer.run(lambda connection: connection.execute(update(USERS).where(USERS.c.id == account.id).values(
             email=None, email_pending=None, email_code=None, email_code_at=None)))
 
     async def set_mail_on_turn(self, account: Account, on: bool) -> None:
+        self._forget(account.id)
         await self.writer.run(lambda connection: connection.execute(
             update(USERS).where(USERS.c.id == account.id).values(mail_on_turn=on)))
 

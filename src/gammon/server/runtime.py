@@ -58,7 +58,8 @@ class Runtime:
         self.writer = Writer(self.database, queue_limit=limits.write_queue, before_commit=flush_notes)
         self.writer.start()
         self.passwords = Passwords(limits.hash_workers, limits.hash_queue)
-        self.accounts = Accounts(self.readers, self.writer, self.passwords, limits, settings.session_days)
+        self.accounts = Accounts(self.readers, self.writer, self.passwords, limits, settings.session_days,
+                                 single_process=self.database.dialect.name == "sqlite")
         postgres = None
         dialect = self.database.dialect.name
         if dialect == "postgresql":

@@ -43,6 +43,7 @@ class _Job(Generic[T]):
     work: Callable[[Connection], T]
     future: asyncio.Future[T]
     on_commit: Callable[[T], None] | None
+    isolated: bool = True
     attempts: int = 0
 
 
@@ -70,11 +71,14 @@ class Writer:
         self._thread = threading.Thread(target=self._serve, name="gammon-writer", daemon=True)
         self._thread.start()
 
-    async def run(self, work: Callable[[Connection], T], on_commit: Callable[[T], None] | None = None) -> T:
+    async def run(self, work: Callable[[Connection], T], on_commit: Callable[[T], None] | None = None, *,
+                  isolated: bool = True) -> T:
         """Run ``work(connection)`` in the writer's transaction; its result once committed.
 
         ``work`` raises a :class:`ServerError` to refuse (its writes are undone); ``on_commit``
         runs on the event loop after the commit, even if the caller has stopped waiting.
+        ``isolated`` False: the work refuses only before it writes anything (a version check
+        first), so it needs no savepoint of its own; a database error in it fails its batch.
         """
         if self._thread is None or self._loop is None:
             raise Unavailable("the server is starting or stopping: try again in a moment")
@@ -82,7 +86,7 @@ class Writer:
             raise Unavailable("the server is busy: try again in a moment")
         future: asyncio.Future[T] = self._loop.create_future()
         future.add_done_callback(_retrieved)  # a caller that stopped waiting leaves no unread error behind
-        self._queue.put(_Job(work, future, on_commit))
+        self._queue.put(_Job(work, future, on_commit, isolated))
         return await asyncio.shield(future)
 
     def stop(self) -> None:
@@ -131,7 +135,7 @@ class Writer:
             with connection.begin():
                 for job in batch:
                     try:
-                        if len(batch) > 1:
+                        if len(batch) > 1 and job.isolated:
                             with connection.begin_nested():
                                 result = job.work(connection)
                         else:
@@ -143,6 +147,8 @@ class Writer:
                     except DBAPIError as error:
                         if len(batch) == 1:
                             raise
+                        if not job.isolated:  # without a savepoint the transaction cannot go on
+                            raise _Spoiled(job, error) from error
                         if _retryable(error) and job.attempts < RETRIES:
                             job.attempts += 1
                             retry.append(job)
@@ -154,6 +160,10 @@ class Writer:
                     self.before_commit(connection)
         except ServerError as error:  # the only write of the batch refused: its transaction is undone
             outcomes = [(batch[0], None, error)]
+        except _Spoiled as spoiled:  # one write broke the batch: it is refused, the others are tried again
+            outcomes = [(spoiled.job, None, _unsaved(spoiled.error))]
+            retry = [job for job in batch if job is not spoiled.job]
+            self._drop_connection()
         except DBAPIError as error:  # the commit (or the lone write) failed: nothing of the batch was saved
             if len(batch) == 1 and _retryable(error) and batch[0].attempts < RETRIES:
                 batch[0].attempts += 1
@@ -187,6 +197,14 @@ class Writer:
             except Exception:  # noqa: BLE001 - the connection is gone already
                 pass
             self._connection = None
+
+
+class _Spoiled(Exception):
+    """A write without a savepoint failed in the database, taking its batch's transaction with it."""
+
+    def __init__(self, job: _Job[Any], error: DBAPIError) -> None:
+        super().__init__(str(error))
+        self.job, self.error = job, error
 
 
 def _retryable(error: DBAPIError) -> bool:

@@ -398,7 +398,8 @@ class MatchService:
             return LiveMatch(final, match)
 
         try:
-            saved = await self.writer.run(work, on_commit=lambda saved: self._committed(saved, rows))
+            # the version check comes first and refuses before anything is written: no savepoint needed
+            saved = await self.writer.run(work, on_commit=lambda saved: self._committed(saved, rows), isolated=False)
         except Conflict:
             if self.live.get(info.id, info.version) is not None:
                 self.live.drop(info.id)  # another server moved it on: read it afresh next time
