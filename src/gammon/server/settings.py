@@ -46,7 +46,7 @@ class Limits:
     commands_per_request: int = _setting("LIMIT_COMMANDS_PER_REQUEST", "commands read from one POST /pbm or mail", 20)
     challenges_per_user: int = _setting("LIMIT_CHALLENGES", "invitations one person may send per hour", 30)
     mails_per_address: int = _setting("LIMIT_MAILS", "mails sent to one confirmed address per hour "
-                                      "(an unconfirmed one gets at most 3 codes an hour)", 120)
+                                      "(an unconfirmed one gets at most 3 codes an hour)", 60)
     hash_workers: int = _setting("LIMIT_HASH_WORKERS", "password hashes computed at once", 2)
     hash_queue: int = _setting("LIMIT_HASH_QUEUE", "password hashes waiting before log-ins are refused (503)", 64)
     write_queue: int = _setting("LIMIT_WRITE_QUEUE", "writes waiting for the database before requests are refused (503)",
