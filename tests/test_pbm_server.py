@@ -48,8 +48,8 @@ SEED_BOARD = """\
 |12  11  10   9   8   7 |   | 6   5   4   3   2   1 |"""
 PASSWORDS = {"alice": "wonderland1", "bob": "builder123", "carol": "christmas99"}
 #: Whole matches played by one test client from one address: far more commands a minute than a person
-#: sends; and new players' matches rated from the first (both rules have tests in test_server_holds.py).
-MANY_COMMANDS = {"GAMMON_LIMIT_COMMANDS": "100000", "GAMMON_PROVISIONAL_MATCHES": "0"}
+#: sends, and the mails they cause; and new players' matches rated from the first (tested apart).
+MANY_COMMANDS = {"GAMMON_LIMIT_COMMANDS": "100000", "GAMMON_LIMIT_MAILS": "100000", "GAMMON_PROVISIONAL_MATCHES": "0"}
 TURN = re.compile(r"^Move (\d+): (\S+) \(([OX])\) to play (\d)-(\d):$", re.M)
 
 
@@ -546,3 +546,26 @@ def test_mail_off_stops_turn_mails_but_not_answers(mail_server) -> None:
     mail_server.stop()
     assert mail_server.process.returncode == -signal.SIGTERM, "gammon serve did not stop gracefully"
     assert not any("your turn" in str(m["subject"]) for m in sink.to("bob@example.org"))
+
+
+def test_mail_to_one_address_is_limited_and_codes_more_so(tmp_path) -> None:
+    sink = Sink()
+    relay = Relay(sink)
+    try:
+        server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--smtp-port", "0", "--smtp-relay",
+                               f"127.0.0.1:{relay.port}", log=tmp_path / "server.log", env={"GAMMON_LIMIT_MAILS": "3"})
+        with server:
+            http = httpx.Client(base_url=server.url, timeout=60)
+            setup = "\n".join(f"register {name} {password}" for name, password in PASSWORDS.items())
+            assert http.post("/pbm", content=setup).status_code == 200
+            _confirmed(http, sink, "bob", "bob@example.org")
+            for _ in range(6):  # six invitations to bob: three mails
+                assert http.post("/pbm", content=f"challenge alice bob {PASSWORDS['alice']}").status_code == 200
+            for _ in range(5):  # carol asks for a code again and again: three codes
+                http.post("/pbm", content=f"email carol {PASSWORDS['carol']} carol@example.org")
+            server.stop()  # a graceful stop sends what was queued: nothing more can come
+        invitations = [m for m in sink.to("bob@example.org") if "challenges you" in str(m["subject"])]
+        assert len(invitations) == 3
+        assert len(sink.to("carol@example.org")) == 3
+    finally:
+        relay.stop()
