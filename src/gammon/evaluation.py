@@ -112,32 +112,52 @@ class Probabilities:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """One ranked play. ``probabilities`` are the mover's after the play, computed at ``ply``."""
+    """One ranked play. ``probabilities`` are the mover's after the play, computed at ``ply``.
+
+    An engine that names its play without evaluating it (a UBGI peer that sends only
+    ``bestmove``) gives a hint with ``probabilities`` None and no equity or loss: unknown,
+    never shown as an even game. :attr:`evaluated` says which kind a hint is.
+    """
 
     rank: int
     play: Play
-    probabilities: Probabilities
+    probabilities: Probabilities | None
     ply: int
-    loss: float
+    loss: float | None
     cubeful: float | None = None
 
     @property
-    def equity(self) -> float:
-        """Cubeful equity per cube when the hint had a cube and score, else cubeless equity."""
-        return self.probabilities.equity if self.cubeful is None else self.cubeful
+    def equity(self) -> float | None:
+        """Cubeful equity per cube when the hint had a cube and score, else cubeless equity;
+        None when the engine gave neither."""
+        if self.cubeful is not None:
+            return self.cubeful
+        return None if self.probabilities is None else self.probabilities.equity
+
+    @property
+    def evaluated(self) -> bool:
+        """Whether the play comes with an equity (False: the engine only named it)."""
+        return self.equity is not None
 
     def play_text(self) -> str:
         return play_text(self.play)
 
     def as_dict(self) -> dict[str, object]:
+        """``gammon hint --json``'s play: ``equity``, ``loss`` and ``probabilities`` are null
+        when the engine did not give them."""
+        equity, loss, p = self.equity, self.loss, self.probabilities
         return {
             "rank": self.rank,
             "play": self.play_text(),
-            "equity": round(self.equity, 6),
-            "loss": round(self.loss, 6),
+            "equity": None if equity is None else round(equity, 6),
+            "loss": None if loss is None else round(loss, 6),
             "ply": self.ply,
-            "probabilities": {k: round(v, 6) for k, v in self.probabilities.as_dict().items()},
+            "probabilities": None if p is None else {k: round(v, 6) for k, v in p.as_dict().items()},
         }
+
+
+#: What a hint without an evaluation shows in place of its numbers.
+NOT_EVALUATED = "no evaluation (the engine named its play only)"
 
 
 def play_text(play: Play) -> str:

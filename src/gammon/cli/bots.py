@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..players import LEVELS, check_variant, parse_player, player_names
 from ..cube.context import CubeContext
 from ..errors import GammonError, InvalidPlayerError
+from ..evaluation import NOT_EVALUATED
 from ..notation import whole_number
 from ..variant import Variant, VariantError
 from .positions import read_dice, read_state
@@ -174,11 +175,11 @@ def _hint(args: argparse.Namespace) -> int:
     width = max(len(h.play_text()) for h in hints)
     for h in hints:
         p = h.probabilities
-        loss = "" if h.rank == 1 else f"({-h.loss:+.3f})"
-        print(
-            f"{h.rank:3d}. {h.play_text():<{width}}  {h.ply}-ply  {h.equity:+.3f} {loss:>8}  "
-            f"{p.win:.3f} {p.win_gammon:.3f} {p.win_backgammon:.3f} - {p.lose:.3f} {p.lose_gammon:.3f} {p.lose_backgammon:.3f}"
-        )
+        equity = "     -" if h.equity is None else f"{h.equity:+.3f}"
+        loss = "" if h.rank == 1 or h.loss is None else f"({-h.loss:+.3f})"
+        chances = NOT_EVALUATED if p is None else (
+            f"{p.win:.3f} {p.win_gammon:.3f} {p.win_backgammon:.3f} - {p.lose:.3f} {p.lose_gammon:.3f} {p.lose_backgammon:.3f}")
+        print(f"{h.rank:3d}. {h.play_text():<{width}}  {h.ply}-ply  {equity} {loss:>8}  {chances}")
     if depths:
         print(depths)
     return 0
