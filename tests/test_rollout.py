@@ -25,6 +25,8 @@ from gammon.errors import InvalidPlayerError
 from gammon.players import hint, load_player, parse_player
 from gammon.rollout import ORDERED_ROLLS, RolloutError, quasi_random_rolls, rollout
 from gammon.rollout.run import consistent
+from gammon.rollout.trial import Roller
+from rollout_reference import ReferenceRoller
 
 PUBEVAL = partial(load_player, "pubeval")
 #: White on roll with four checkers left (two on its 6-point, two on its 5-point) against
@@ -104,6 +106,30 @@ def test_bad_settings_are_refused_with_what_was_expected() -> None:
         rollout(GameState(dice=(3, 1)), PUBEVAL, trials=2)
     with pytest.raises(RolloutError, match="gammon's own players"):
         rollout(Position(), lambda: object(), trials=2)  # type: ignore[arg-type, return-value]
+
+
+@pytest.mark.parametrize("name, context, truncate", [
+    ("pubeval", None, None),
+    ("pubeval", CubeContext(), None),
+    ("pubeval", CubeContext(away=(3, 5)), 8),
+    ("pubeval:advanced", CubeContext(beavers=True), 6),  # noise: the bot answers the trial's questions
+    ("pubeval:1", CubeContext(jacoby=True), 2),
+    ("simple", None, 10),
+    ("nn", CubeContext(), 6),
+])
+def test_the_compiled_trial_plays_the_trials_of_the_python_loop_it_replaced(name: str, context: CubeContext | None,
+                                                                            truncate: int | None) -> None:
+    """Trial by trial, the samples of the per-turn Python loop the compiled trial replaced
+    (tests/rollout_reference.py): the same dice, plays, cube actions, luck and truncation."""
+    compiled = Roller(load_player(name), truncate).trials(Position().array(), context, 5, 0, 12)
+    reference = ReferenceRoller(load_player(name), truncate).trials(Position().array(), context, 5, 0, 12)
+    assert np.allclose(compiled, reference, rtol=0, atol=1e-9, equal_nan=True), np.abs(compiled - reference).max()
+    assert np.isnan(compiled[:, 6]).all() == (context is None)
+
+
+def test_rollouts_need_an_evaluator_with_a_compiled_form() -> None:
+    with pytest.raises(RolloutError, match="compiled form"):
+        rollout(Position(), partial(load_player, "random"), trials=2)
 
 
 def test_clamped_probabilities_stay_consistent() -> None:

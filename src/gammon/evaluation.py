@@ -166,12 +166,47 @@ def play_text(play: Play) -> str:
 
 #: Equities closer than this are a tie ("optional double").
 TIE = 1e-6
+#: :func:`cube_verdict`'s answers, by number.
+TAKE, PASS, BEAVER = 0, 1, 2
+#: :func:`cube_verdict`'s kinds of decision: not available, optional, double, too good, no double.
+UNAVAILABLE, OPTIONAL, DOUBLE, TOO_GOOD, NO_DOUBLE = range(5)
+
+
+def cube_verdict(no_double: float, double_take: float, double_pass: float, available: bool, has_beaver: bool,
+                 beaver: float) -> tuple[bool, int, int]:
+    """``(double, answer, kind)`` of a cube decision from its equities: the one rule, plain enough
+    for numba to compile it for the compiled rollout trials (:mod:`gammon.rollout.kernel`).
+
+    The taker answers with whatever is worse for the doubler (a beaver, where ``has_beaver``,
+    when the take is good for the taker and a beaver worse still); doubling is right when that
+    beats no double, optional within :data:`TIE`, and too good when no double beats even a pass.
+
+    >>> cube_verdict(0.5, 0.6, 1.0, True, False, 0.0)
+    (True, 0, 2)
+    """
+    answer = TAKE if double_take <= double_pass + TIE else PASS
+    value_of_double = min(double_take, double_pass)
+    if has_beaver and double_take < 0 and beaver < value_of_double:
+        answer, value_of_double = BEAVER, beaver
+    gain = value_of_double - no_double
+    if not available:
+        return False, answer, UNAVAILABLE
+    if abs(gain) <= TIE and not (no_double > double_pass + TIE):
+        return True, answer, OPTIONAL
+    if gain > 0:
+        return True, answer, DOUBLE
+    if no_double > double_pass + TIE:
+        return False, answer, TOO_GOOD
+    return False, answer, NO_DOUBLE
 
 
 class Response(enum.Enum):
     TAKE = "take"
     PASS = "pass"
     BEAVER = "beaver"
+
+
+_RESPONSES = (Response.TAKE, Response.PASS, Response.BEAVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,25 +289,14 @@ class CubeDecision:
         mwc: tuple[float, float, float] | None = None,
     ) -> CubeDecision:
         """Classify a decision; ``beaver`` is the doubler's equity after a beaver, if allowed."""
-        response = Response.TAKE if double_take <= double_pass + TIE else Response.PASS
-        value_of_double = min(double_take, double_pass)
-        if beaver is not None and double_take < 0 and beaver < value_of_double:
-            response, value_of_double = Response.BEAVER, beaver
+        double, answer, kind = cube_verdict(no_double, double_take, double_pass, available,
+                                            beaver is not None, 0.0 if beaver is None else beaver)
+        response = _RESPONSES[answer]
         verb = "redouble" if redouble else "double"
-        answer = response.value
-        gain = value_of_double - no_double
-        if not available:
-            double, head = False, f"No {verb} available"
-        elif abs(gain) <= TIE and not (no_double > double_pass + TIE):
-            double, head = True, f"Optional {verb}"
-        elif gain > 0:
-            double, head = True, verb.capitalize()
-        elif no_double > double_pass + TIE:
-            double, head = False, f"Too good to {verb}"
-        else:
-            double, head = False, f"No {verb}"
-        action = head if not available else f"{head}, {answer}"
-        return cls(no_double, double_take, double_pass, double, response is not Response.PASS, response,
+        head = (f"No {verb} available", f"Optional {verb}", verb.capitalize(), f"Too good to {verb}",
+                f"No {verb}")[kind]
+        action = head if not available else f"{head}, {response.value}"
+        return cls(no_double, double_take, double_pass, bool(double), response is not Response.PASS, response,
                    action, available, redouble, mwc)
 
     def as_json(self) -> dict[str, object]:

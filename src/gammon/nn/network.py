@@ -135,6 +135,18 @@ def evaluate_boards(w1, b1, w2, b2, boards):
     return out
 
 
+@njit(cache=True)
+def kernel_boards(params, boards):
+    """:func:`evaluate_boards` with the weights as one tuple: the net's :class:`~gammon.bots.evaluator.EvaluatorKernel`."""
+    return evaluate_boards(params[0], params[1], params[2], params[3], boards)
+
+
+@njit(cache=True)
+def kernel_children(params, parents, offsets, children):
+    """The plays of rolls: the net values each board on its own, whatever came before."""
+    return evaluate_boards(params[0], params[1], params[2], params[3], children)
+
+
 @dataclass
 class Network:
     """Weights of the contact and race nets, plus free-form metadata (how they were trained)."""
@@ -191,7 +203,7 @@ class Network:
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         """Probabilities ``(N, 5)`` of boards after a play (games not over), for the side that moved."""
-        return evaluate_boards(self.w1, self.b1, self.w2, self.b2, np.ascontiguousarray(boards, np.int8))
+        return kernel_boards(self.arrays(), np.ascontiguousarray(boards, np.int8))
 
     def header(self) -> dict[str, object]:
         return {
