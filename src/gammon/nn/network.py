@@ -1,7 +1,8 @@
 """The networks' weights, their file format and the compiled forward pass.
 
-A :class:`Network` holds one sigmoid MLP per position class (:data:`CONTACT_NET` for
-positions where the checkers can still meet, :data:`RACE_NET` once contact is broken),
+A :class:`Network` holds one sigmoid MLP per phase of the game, chosen by :func:`net_of`, the one
+classifier (:data:`CONTACT_NET` while the checkers can still meet, :data:`RACE_NET` once contact
+is broken, :data:`CRASHED_NET` for contact where a side has crashed: few checkers left in play),
 each with one hidden layer and five sigmoid outputs: win, win gammon, win backgammon,
 lose gammon, lose backgammon, cumulative as in :mod:`gammon.bots.probabilities`. The raw
 outputs need not be consistent; :func:`consistent` clips them (a gammon never exceeds a
@@ -35,8 +36,13 @@ from .features import FEATURES_VERSION, VERSION_INPUTS, encode_into
 
 FORMAT = "gammon-nn"
 FORMAT_VERSION = 1
-CONTACT_NET, RACE_NET = 0, 1
-NETS = 2
+CONTACT_NET, RACE_NET, CRASHED_NET = 0, 1, 2
+NETS = 3
+#: Names of the nets (the phases), by index.
+NET_NAMES = ("contact", "race", "crashed")
+#: A side with this many checkers or fewer in play (those piled on its ace and deuce points
+#: beyond the first two not counted) has crashed.
+CRASHED_CHECKERS = 6
 OUTPUTS = 5
 _ARRAYS = ("w1", "b1", "w2", "b2")
 #: The widest hidden layer a file may declare (the shipped net has 128 units).
@@ -60,9 +66,39 @@ _READ_ERRORS = (
 
 
 @njit(cache=True, inline="always")
+def _live(in_play, ace, deuce):
+    """Checkers of a side still worth something: those in play less the ones piled on its ace and
+    deuce points beyond the first two (five on the ace point: three of them are dead)."""
+    return in_play - max(0, ace + deuce - 2)
+
+
+@njit(cache=True)
+def crashed(board):
+    """Whether a side of ``board`` has crashed: at most :data:`CRASHED_CHECKERS` live checkers.
+
+    A side that has borne most of its checkers off while the other still has one back (what
+    a late hit leaves), or whose board has collapsed onto its lowest points, plays a game of
+    its own: few checkers, forced moves, its timing gone. The contact net, trained on the
+    positions of ordinary games, rarely sees one.
+    """
+    mover = 0
+    opponent = 0
+    for point in range(26):
+        n = board[point]
+        if n > 0:
+            mover += n
+        elif n < 0:
+            opponent -= n
+    return (_live(mover, max(board[1], 0), max(board[2], 0)) <= CRASHED_CHECKERS
+            or _live(opponent, max(-board[24], 0), max(-board[23], 0)) <= CRASHED_CHECKERS)
+
+
+@njit(cache=True, inline="always")
 def net_of(board):
-    """Which net scores ``board``: the contact net while the checkers can still meet."""
-    return CONTACT_NET if board_class(board) == CONTACT else RACE_NET
+    """Which net scores ``board``, the one phase classifier: contact, race or crashed."""
+    if board_class(board) != CONTACT:
+        return RACE_NET
+    return CRASHED_NET if crashed(board) else CONTACT_NET
 
 
 @njit(cache=True, inline="always")
@@ -261,12 +297,17 @@ class Network:
         hidden = header.get("hidden")
         if isinstance(hidden, bool) or not isinstance(hidden, int) or not 1 <= hidden <= MAX_HIDDEN:
             raise NetworkFileError(f"{name}: bad hidden {hidden!r}: expected a whole number of units, 1 to {MAX_HIDDEN}")
-        shapes = {"w1": (NETS, inputs, hidden), "b1": (NETS, hidden), "w2": (NETS, hidden, OUTPUTS), "b2": (NETS, OUTPUTS)}
+        nets = header.get("nets", 2)
+        if nets not in (2, NETS):
+            raise NetworkFileError(f"{name}: {nets!r} nets, expected 2 (contact, race) or {NETS} ({', '.join(NET_NAMES)})")
+        shapes = {"w1": (nets, inputs, hidden), "b1": (nets, hidden), "w2": (nets, hidden, OUTPUTS), "b2": (nets, OUTPUTS)}
         for key, shape in shapes.items():
             if arrays[key].shape != shape:
                 raise NetworkFileError(f"{name}: {key} has shape {arrays[key].shape}, expected {shape}")
             if not np.isfinite(arrays[key]).all():
                 raise NetworkFileError(f"{name}: {key} holds non-finite weights")
+        if nets == 2:  # a file from before the crashed net: its contact net answers crashed positions too
+            arrays = {key: np.concatenate([value, value[CONTACT_NET:CONTACT_NET + 1]]) for key, value in arrays.items()}
         meta = header.get("meta", {})
         return cls(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"], meta if isinstance(meta, dict) else {})
 
