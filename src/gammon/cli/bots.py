@@ -314,6 +314,38 @@ def _register_td(which: argparse._SubParsersAction) -> None:
                     help="build the data set on a Ray cluster (auto: the running one); pip install gammon[ray]")
     ro.set_defaults(handler=_train_rollouts)
 
+    pd = which.add_parser(
+        "phase-data",
+        help="grow a data set of rolled-out positions for the race or crashed net",
+        description="POSITIONS positions of a phase (race: races from self-play and drawn ones, stragglers "
+        "and gammonish races among them; crashed: crashed positions from self-play and bear-offs hit late), "
+        "each rolled out TRIALS times by the net at 0 ply to the end. Saved once a minute to --data; rerun "
+        "with a larger --positions to grow it.",
+    )
+    pd.add_argument("--kind", choices=("race", "crashed"), required=True)
+    pd.add_argument("--data", required=True, help="the data set (.npz), created or grown")
+    pd.add_argument("--positions", type=count(1), required=True, help="positions the data set should reach")
+    pd.add_argument("--trials", type=count(2), default=36, help="rollout trials per position (default 36)")
+    pd.add_argument("--seed", type=count(0), default=1)
+    pd.add_argument("--workers", type=count(1), default=1)
+    pd.add_argument("--player", default="nn", help="the player whose rollouts label the positions (default nn)")
+    pd.set_defaults(handler=_train_phase_data)
+
+    pf = which.add_parser(
+        "phase-fit",
+        help="train the phase nets of a weights file on rolled-out data sets",
+        description="EPOCHS of SGD of each position's net (net_of: contact, race, crashed) towards the data "
+        "sets' rollout targets, the step falling from ALPHA to ALPHA_FINAL; 5 percent held out.",
+    )
+    pf.add_argument("data", nargs="+", metavar="DATA", help="data sets made by phase-data (.npz)")
+    pf.add_argument("--weights", required=True, help="the net to start from (.npz)")
+    pf.add_argument("--output", required=True, help="where to write the trained net (.npz)")
+    pf.add_argument("--epochs", type=count(1), default=20)
+    pf.add_argument("--alpha", type=float, default=0.05)
+    pf.add_argument("--alpha-final", type=float, default=0.002)
+    pf.add_argument("--seed", type=count(0), default=1)
+    pf.set_defaults(handler=_train_phase_fit)
+
     avg = which.add_parser(
         "average",
         help="average snapshots of a run into one net",
@@ -393,6 +425,28 @@ def _train_rollouts(args: argparse.Namespace) -> int:
     except NetworkFileError as error:
         raise DuelArgumentError(str(error)) from None
     print(f"refined net written to {args.output}")
+    return 0
+
+
+def _train_phase_data(args: argparse.Namespace) -> int:
+    from ..train.phases import build
+
+    writable_file("--data", args.data)
+    data = build(args.data, args.kind, args.positions, args.trials, args.seed, args.workers, args.player)
+    print(f"{args.data}: {data['boards'].shape[0]} positions, mean standard error {data['errors'].mean():.4f}")
+    return 0
+
+
+def _train_phase_fit(args: argparse.Namespace) -> int:
+    from ..nn.network import NetworkFileError
+    from ..train.phases import fit
+
+    writable_file("--output", args.output)
+    try:
+        fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.alpha_final, args.seed)
+    except NetworkFileError as error:
+        raise DuelArgumentError(str(error)) from None
+    print(f"trained net written to {args.output}")
     return 0
 
 
