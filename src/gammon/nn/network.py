@@ -135,13 +135,24 @@ def forward(w1, b1, w2, b2, k, x, hidden, out):
         row = weights[pending]
         for j in range(h_count):
             hidden[j] += v * row[j]
+    # The outputs' sums run over the hidden units in order, all five at once: each reads a row of
+    # five weights (w2[k, j] is contiguous) instead of one weight in five.
+    z0, z1, z2, z3, z4 = b2[k, 0], b2[k, 1], b2[k, 2], b2[k, 3], b2[k, 4]
+    top = w2[k]
     for j in range(h_count):
-        hidden[j] = 1.0 / (1.0 + np.exp(-hidden[j]))
-    for o in range(OUTPUTS):
-        z = b2[k, o]
-        for j in range(h_count):
-            z += hidden[j] * w2[k, j, o]
-        out[o] = 1.0 / (1.0 + np.exp(-z))
+        h = 1.0 / (1.0 + np.exp(-hidden[j]))
+        hidden[j] = h
+        row = top[j]
+        z0 += h * row[0]
+        z1 += h * row[1]
+        z2 += h * row[2]
+        z3 += h * row[3]
+        z4 += h * row[4]
+    out[0] = 1.0 / (1.0 + np.exp(-z0))
+    out[1] = 1.0 / (1.0 + np.exp(-z1))
+    out[2] = 1.0 / (1.0 + np.exp(-z2))
+    out[3] = 1.0 / (1.0 + np.exp(-z3))
+    out[4] = 1.0 / (1.0 + np.exp(-z4))
 
 
 @njit(cache=True, inline="always")
