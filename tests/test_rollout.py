@@ -201,3 +201,14 @@ def test_ubgi_go_trials_answers_from_rollouts() -> None:
     infos = [line for line in lines if line.startswith("info role chequer")]
     assert len(best) == 2 and all(b.split(" ", 1)[1] in Position().legal_plays(3, 1) for b in best)
     assert len(infos) == 4  # the 0-ply choice, then the rollouts' for each go
+
+
+def test_sides_seat_other_players_and_a_bot_in_both_seats_changes_nothing() -> None:
+    """``sides`` seats a player per side; the bot in both seats is the plain rollout, asked its plays."""
+    board = Position().array()
+    plain = Roller(load_player("pubeval"), 6).trials(board, None, 2, 0, 8)
+    bot = load_player("pubeval")
+    seated = Roller(bot, 6, sides=(bot, bot)).trials(board, None, 2, 0, 8)
+    np.testing.assert_allclose(seated, plain, atol=1e-12)
+    other = Roller(load_player("pubeval"), 6, sides=(bot, load_player("random"))).trials(board, None, 2, 0, 8)
+    assert not np.allclose(other, plain)  # a random opponent plays otherwise

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -129,6 +130,19 @@ class CubeGraph:
         return cls(tuple(contexts), arrays)
 
 
+class Side(Protocol):
+    """Who plays one side of a trial: a :class:`~gammon.bots.Bot`, or anything that answers alike
+    (a benchmark's adapter for another program's plays)."""
+
+    def reseed(self, seed: np.random.SeedSequence) -> None: ...
+
+    def choose_board(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None = None) -> np.ndarray: ...
+
+    def should_double(self, board: np.ndarray, context: CubeContext) -> bool: ...
+
+    def answer_double(self, board: np.ndarray, context: CubeContext) -> Response: ...
+
+
 def _tables(source: object) -> tuple:
     """The bear-off tables' arrays for the kernel, or empty ones (points 0) without tables."""
     arrays = getattr(source, "kernel_arrays", None)
@@ -149,9 +163,12 @@ class Roller:
     soon as the tables cover a position. The bot's evaluator needs a compiled form
     (:meth:`~gammon.bots.Evaluator.kernel`: ``nn``, ``pubeval``, ``simple``); a bot at 0 ply
     without noise plays inside the compiled trial, any other answers the trial's questions.
+    ``sides`` (the root's side, the other) puts other players in the seats -- another program's
+    plays, one seat each, to tell a difference in play from one in the rollout.
     """
 
-    def __init__(self, bot: Bot, truncate: int | None = None, variance_reduction: bool = True) -> None:
+    def __init__(self, bot: Bot, truncate: int | None = None, variance_reduction: bool = True,
+                 sides: tuple[Side, Side] | None = None) -> None:
         if truncate is not None and truncate < 1:
             raise RolloutError(f"truncate is a number of turns >= 1, got {truncate}")
         if not bot.variant.standard:
@@ -168,8 +185,11 @@ class Roller:
         self.tables = _tables(evaluator.bearoff if isinstance(evaluator, CompositeEvaluator) else None)
         exact = evaluator.bearoff if isinstance(evaluator, CompositeEvaluator) and evaluator.bearoff else load_bearoff()
         self.exact = _tables(exact)
-        #: Whether the bot answers the trial's questions (any but a noise-free 0-ply bot).
-        self.asks = not (bot.ply == 0 and bot.noise == 0.0)
+        #: Who plays the root's side and the other: the bot, unless ``sides`` says otherwise (the
+        #: evaluator's luck and truncation stay the bot's: luck averages zero whoever plays).
+        self.sides: tuple[Side, Side] = sides if sides is not None else (bot, bot)
+        #: Whether the players answer the trial's questions (any but a noise-free 0-ply bot on both sides).
+        self.asks = sides is not None or not (bot.ply == 0 and bot.noise == 0.0)
         self._graphs: dict[CubeContext | None, CubeGraph] = {}
         self._buffers = movegen.play_buffers()
         self._probabilities = np.empty((movegen.MAX_PLAYS, 5))
@@ -215,7 +235,8 @@ class Roller:
             if interrupt is not None and interrupt():
                 raise SearchInterrupted()
             if self.asks:
-                self.bot.reseed(np.random.SeedSequence([seed, number]))
+                for player in {id(side): side for side in self.sides}.values():
+                    player.reseed(np.random.SeedSequence([seed, number]))
             kernel.start(board, root, seed, number, state, ints, luck, stream)
             while True:
                 request = advance(k.params, k.same, self.tables, self.exact, graph.arrays, root, number, truncate,
@@ -230,14 +251,16 @@ class Roller:
         """The bot's answer to the trial's question, where the trial reads it."""
         roller = int(ints[kernel.ROLLER])
         context = graph.contexts[roller] if roller >= 0 else None
+        on_roll = self.sides[0] if ints[kernel.MINE] else self.sides[1]
         if request == kernel.ASK_DOUBLE:
             assert context is not None
-            ints[kernel.REPLY] = 1 if self.bot.should_double(state, context) else 0
-        elif request == kernel.ASK_ANSWER:
+            ints[kernel.REPLY] = 1 if on_roll.should_double(state, context) else 0
+        elif request == kernel.ASK_ANSWER:  # the side on roll doubled: the other answers
             assert context is not None
-            ints[kernel.REPLY] = _ANSWERS[self.bot.answer_double(state, context)]
+            taker = self.sides[1] if ints[kernel.MINE] else self.sides[0]
+            ints[kernel.REPLY] = _ANSWERS[taker.answer_double(state, context)]
         else:
-            after[:] = self.bot.choose_board(state, int(ints[kernel.D1]), int(ints[kernel.D2]), context)
+            after[:] = on_roll.choose_board(state, int(ints[kernel.D1]), int(ints[kernel.D2]), context)
 
 
-__all__ = ["COLUMNS", "ORDERED_ROLLS", "CubeGraph", "Roller", "RolloutError", "quasi_random_rolls"]
+__all__ = ["COLUMNS", "ORDERED_ROLLS", "CubeGraph", "Roller", "RolloutError", "Side", "quasi_random_rolls"]
