@@ -5,12 +5,12 @@ Usage: python bench/judgement.py [--per-kind N] [--seed S] [--weights A.npz [B.n
 Positions of five kinds, before the roll, the side on roll's cubeless equity:
 
 * straggler races: races where a side has checkers off and some outside its home board
-  (what a late hit leaves), drawn at random (:func:`gammon.train.phases.random_race`, seed S,
-  never the seeds the training data sets use);
+  (what a late hit leaves), from the self-play of a committed net (training/td-v3's phase-1
+  average, which later training never changes), seed S (never the seeds of the training data);
 * ordinary races, crashed and contact positions: from tests/vectors/corpus.txt (positions of
-  real games), classified by :func:`gammon.nn.network.net_of`; the crashed ones half from the
-  corpus, half bear-offs hit late drawn at random (:func:`gammon.train.phases.random_late_hit`);
-* real-match positions: every corpus position in turn, whatever its kind.
+  real games), classified by :func:`gammon.nn.network.net_of`; half the crashed ones from the
+  same self-play as the straggler races;
+* real-match positions: the corpus positions in a seeded order, whatever their kind.
 
 Each is evaluated by gammon's ``nn`` at 0 ply (the same probabilities ``gammon engine
 --player nn:0`` answers ``eval`` with; ``--weights`` names other weights files to compare,
@@ -31,27 +31,22 @@ import numpy as np
 
 from gammon import Position, movegen
 from gammon.bots import CompositeEvaluator, load_bearoff
-from gammon.bots.evaluator import BEAROFF, OVER, RACE
+from gammon.bots.evaluator import BEAROFF, OVER
 from gammon.evaluation import equities, flip_probabilities
 from gammon.nn.evaluator import NNEvaluator, default_weights_path, load_network
 from gammon.nn.network import CONTACT_NET, CRASHED_NET, RACE_NET, net_of
-from gammon.train.phases import random_late_hit, random_race
+from gammon.nn.network import Network
+from gammon.train.phases import self_play_positions, straggler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vs_gnubg import to_gnubg  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "corpus.txt"
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "vectors" / "corpus.txt"
+#: The player whose self-play gives the straggler races and half the crashed positions: a
+#: committed net that no later training changes, so the positions stay the same.
+SELF_PLAY = ROOT / "training" / "td-v3" / "average-800k-1200k.npz"
 KINDS = ("straggler races", "ordinary races", "crashed", "contact", "real matches")
-
-
-def straggler(board: np.ndarray) -> bool:
-    """A race where a side has borne checkers off and still has one outside its home board."""
-    if movegen.board_class(board) != RACE:
-        return False
-    mine, theirs = board[board > 0].sum(), -board[board < 0].sum()
-    mine_out = board[7:26][board[7:26] > 0].sum()
-    theirs_out = -board[0:19][board[0:19] < 0].sum()
-    return bool((mine < 15 and mine_out > 0) or (theirs < 15 and theirs_out > 0))
 
 
 def phase(board: np.ndarray) -> int:
@@ -74,13 +69,10 @@ def sample(per_kind: int, seed: int) -> dict[str, list[np.ndarray]]:
     rng = np.random.default_rng([seed, 31])
     corpus = corpus_positions()
     order = rng.permutation(len(corpus))
+    player = Network.load(SELF_PLAY)
     kinds: dict[str, list[np.ndarray]] = {kind: [] for kind in KINDS}
-    while len(kinds["straggler races"]) < per_kind:
-        board = random_race(rng)
-        if straggler(board):
-            kinds["straggler races"].append(board)
-    while len(kinds["crashed"]) < per_kind // 2:
-        kinds["crashed"].append(random_late_hit(rng))
+    kinds["straggler races"].extend(self_play_positions(player, "straggler", per_kind, seed, 0))
+    kinds["crashed"].extend(self_play_positions(player, "crashed", per_kind // 2, seed, 0))
     for index in order:
         board = corpus[index]
         net = phase(board)

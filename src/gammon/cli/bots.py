@@ -331,6 +331,23 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     pd.add_argument("--player", default="nn", help="the player whose rollouts label the positions (default nn)")
     pd.set_defaults(handler=_train_phase_data)
 
+    pt = which.add_parser(
+        "phase-td",
+        help="TD self-play from drawn race or late-hit positions (games end at the bear-off tables)",
+        description="GAMES self-play games of TD(lambda), each from a drawn position of the phase (race: "
+        "stragglers, uneven and gammonish races; crashed: bear-offs hit late), ended exactly where the "
+        "bear-off tables cover a position, from the nets in --weights.",
+    )
+    pt.add_argument("--kind", choices=("race", "crashed"), required=True)
+    pt.add_argument("--weights", required=True, help="the net to start from (.npz)")
+    pt.add_argument("--output", required=True, help="where to write the trained net (.npz)")
+    pt.add_argument("--games", type=count(1), required=True)
+    pt.add_argument("--alpha", type=float, default=0.005)
+    pt.add_argument("--lambda", dest="lam", type=float, default=0.7)
+    pt.add_argument("--seed", type=count(0), default=1)
+    pt.add_argument("--workers", type=count(1), default=1)
+    pt.set_defaults(handler=_train_phase_td)
+
     pf = which.add_parser(
         "phase-fit",
         help="train the phase nets of a weights file on rolled-out data sets",
@@ -434,6 +451,19 @@ def _train_phase_data(args: argparse.Namespace) -> int:
     writable_file("--data", args.data)
     data = build(args.data, args.kind, args.positions, args.trials, args.seed, args.workers, args.player)
     print(f"{args.data}: {data['boards'].shape[0]} positions, mean standard error {data['errors'].mean():.4f}")
+    return 0
+
+
+def _train_phase_td(args: argparse.Namespace) -> int:
+    from ..nn.network import NetworkFileError
+    from ..train.phases import td
+
+    writable_file("--output", args.output)
+    try:
+        td(args.weights, args.output, args.kind, args.games, args.alpha, args.lam, args.seed, args.workers)
+    except NetworkFileError as error:
+        raise DuelArgumentError(str(error)) from None
+    print(f"trained net written to {args.output}")
     return 0
 
 

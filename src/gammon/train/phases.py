@@ -5,10 +5,13 @@ checkers off and a straggler far from home (what a late hit leaves), or a bear-o
 checker still on the bar, are rare there, and the nets misjudged them badly. Here each phase
 gets positions of every kind it must judge, labelled by gammon's own rollouts:
 
-* ``race``: races from the net's self-play, and races drawn at random (each side some checkers
-  off, a few or many outside its home board: stragglers, uneven bear-offs, gammonish races);
-* ``crashed``: crashed positions from self-play, and bear-offs hit late (a side with checkers
-  off and one or two back, on the bar or in the other's home board, against a home board).
+* ``race``: races from the net's self-play -- 40 % with stragglers (a side with checkers off
+  and some outside its home board, what a late hit leaves), 40 % the rest -- and 20 % races
+  drawn at random (each side some checkers off, a few or many outside its home board:
+  stragglers, uneven bear-offs, gammonish races);
+* ``crashed``: crashed positions from self-play (60 %), and bear-offs hit late drawn at random
+  (a side with checkers off and one or two back, on the bar or in the other's home board,
+  against a home board).
 
 Each position is rolled out ``trials`` times by the net at 0 ply (quasi-random dice, luck
 adjustment, to the end: a cubeless trial stops exactly where the bear-off tables cover the
@@ -116,27 +119,53 @@ def random_late_hit(rng: np.random.Generator) -> np.ndarray:
                 return board
 
 
-def self_play_positions(network: Network, kind: str, count: int, seed: int, first_game: int) -> np.ndarray:
-    """``count`` positions of phase ``kind`` from the net's self-play (the side on roll's boards)."""
+def straggler(board: np.ndarray) -> bool:
+    """A race where a side has borne checkers off and still has one outside its home board."""
+    if movegen.board_class(board) != RACE:
+        return False
+    mine, theirs = board[board > 0].sum(), -board[board < 0].sum()
+    mine_out = board[7:26][board[7:26] > 0].sum()
+    theirs_out = -board[0:19][board[0:19] < 0].sum()
+    return bool((mine < 15 and mine_out > 0) or (theirs < 15 and theirs_out > 0))
+
+
+#: The positions a phase is judged and trained on: a predicate on the side on roll's board.
+SELF_PLAY = {
+    "straggler": straggler,
+    "race": lambda board: movegen.board_class(board) == RACE and not straggler(board),
+    "crashed": lambda board: net_of(movegen.flip_board(board)) == CRASHED_NET,
+}
+#: Each phase's mix: shares of self-play positions by kind, the rest drawn at random.
+MIX = {"race": (("straggler", 0.4), ("race", 0.4)), "crashed": (("crashed", 0.6),)}
+
+
+def self_play_positions(network: Network, which: str, count: int, seed: int, first_game: int) -> np.ndarray:
+    """``count`` positions of :data:`SELF_PLAY` kind ``which`` from the net's self-play, from game
+    ``first_game`` on (the side on roll's boards, before the roll)."""
     w = network.arrays()
+    wanted = SELF_PLAY[which]
     found: list[np.ndarray] = []
     game = first_game
-    while sum(len(f) for f in found) < count:
-        after = sample_positions(*w, seed, game, 2000, 0.2)
-        game += 1000
+    total = 0
+    while total < count:
+        after = sample_positions(*w, seed, game, 5000, 1.0)
+        game += 100
         boards = np.array([movegen.flip_board(b) for b in after])
-        wanted = np.array([net_of(b) == KINDS[kind] and movegen.board_class(movegen.flip_board(b)) != BEAROFF
-                           for b in after])
-        found.append(boards[wanted])
+        kept = boards[np.array([wanted(b) for b in boards])]
+        found.append(kept)
+        total += len(kept)
     return np.concatenate(found)[:count]
 
 
 def positions(network: Network, kind: str, count: int, seed: int, chunk: int) -> np.ndarray:
-    """Chunk ``chunk`` of a data set's positions (side on roll's boards): half from self-play, half drawn."""
+    """Chunk ``chunk`` of a phase's positions (side on roll's boards): self-play and drawn, as
+    :data:`MIX` shares them, in a seeded order."""
     rng = np.random.default_rng([seed, chunk])
-    played = self_play_positions(network, kind, count // 2, seed, 1_000_000 * (chunk + 1))
+    boards: list[np.ndarray] = []
+    for which, share in MIX[kind]:
+        boards.extend(self_play_positions(network, which, int(round(share * count)), seed, 1_000_000 * (chunk + 1)))
     drawn = random_race if kind == "race" else random_late_hit
-    boards = [*played, *(drawn(rng) for _ in range(count - len(played)))]
+    boards.extend(drawn(rng) for _ in range(count - len(boards)))
     order = rng.permutation(len(boards))
     return np.array(boards, np.int8)[order]
 
@@ -229,6 +258,63 @@ def _save(path: Path, data: dict[str, np.ndarray], new: list[tuple[np.ndarray, n
     np.savez_compressed(temporary, **data)
     temporary.replace(path)
     return data
+
+
+# -- TD from the phase's positions --------------------------------------------------------------------
+def _td_task(task: tuple) -> tuple[tuple[np.ndarray, ...], int]:
+    arrays, tables, kind, seed, first, games, alpha, lam = task
+    from .td import train_from
+
+    w1, b1, w2, b2 = (a.copy() for a in arrays)
+    turns = 0
+    # The starts: the phase's mix, chunk by chunk of the run (its self-play by the starting net).
+    starts = positions(Network(*arrays), kind, games, seed + 7, first)
+    for game, board in zip(range(first, first + games), starts):
+        turns += train_from(w1, b1, w2, b2, tables, board, seed, game, alpha, lam)
+    return (w1, b1, w2, b2), turns
+
+
+def td(weights: str | Path, output: str | Path, kind: str, games: int, alpha: float = 0.005, lam: float = 0.7,
+       seed: int = 1, workers: int = 1, round_games: int = 200, progress: bool = True) -> Network:
+    """TD(lambda) self-play from drawn positions of ``kind`` (games end exactly at the bear-off
+    tables), starting from the nets in ``weights``; the workers' weights are averaged each round.
+
+    Self-play from the opening reaches these positions too rarely to learn them; started there,
+    every game teaches them, and a race or a late hit is over in a few turns.
+    """
+    from ..bots import load_bearoff
+    from ..rollout.trial import _tables
+
+    network = Network.load(weights)
+    tables = _tables(load_bearoff())
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", desc=f"td {kind}", smoothing=0.05)
+    done = 0
+    total_turns = 0
+    start = time.perf_counter()
+    with Workers(workers) as pool:
+        while done < games:
+            share = min(round_games, math.ceil((games - done) / workers))
+            tasks = [(network.arrays(), tables, kind, seed, done + w * share, share, alpha, lam) for w in range(workers)]
+            results = pool.map(_td_task, tasks)
+            arrays = [np.mean([r[0][i] for r in results], axis=0) for i in range(4)]
+            network = Network(*arrays, meta=network.meta)
+            total_turns += sum(r[1] for r in results)
+            done += share * workers
+            if bar is not None:
+                bar.update(share * workers)
+    if bar is not None:
+        bar.close()
+    network.meta = dict(network.meta)
+    network.meta.setdefault("phases", []).append({  # type: ignore[union-attr]
+        "trainer": "gammon train phase-td", "from": str(weights), "kind": kind, "games": done, "alpha": alpha,
+        "lambda": lam, "seed": seed, "turns": total_turns, "seconds": round(time.perf_counter() - start, 1),
+    })
+    network.save(output)
+    return network
 
 
 # -- the fit -------------------------------------------------------------------------------------------
