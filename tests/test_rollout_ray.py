@@ -19,6 +19,7 @@ import numpy as np
 
 from gammon import Position
 from gammon.players import load_player
+from gammon.train.phases import build
 from gammon.nn.evaluator import load_network
 from gammon.rollout import rollout
 from gammon.train.rollouts import build_dataset
@@ -32,6 +33,7 @@ ON_RAY = textwrap.dedent("""
     from gammon import Position
     from gammon.nn.evaluator import load_network
     from gammon.train.rollouts import build_dataset
+    from gammon.train.phases import build
     from gammon.players import load_player
     from gammon.rollout import rollout
 
@@ -42,11 +44,14 @@ ON_RAY = textwrap.dedent("""
         cubeful = rollout(Position(), player, trials=40, seed=5, truncate=4, cube=True, ray="auto")
         boards, targets = build_dataset(load_network(), Path(sys.argv[1]), 400, 36, 3, truncate=2, progress=False,
                                         ray="auto")
+        phase = build(Path(sys.argv[1]).with_name("phase-on-ray.npz"), "race", 40, trials=2, seed=4,
+                      progress=False, ray="auto")
     finally:
         ray.shutdown()
     print(json.dumps({"cubeless": cubeless.as_dict(), "cubeless_samples": cubeless.samples.tolist(),
                       "cubeful_samples": cubeful.samples.tolist(), "boards": boards.tolist(),
-                      "targets": targets.tolist()}))
+                      "targets": targets.tolist(), "phase_boards": phase["boards"].tolist(),
+                      "phase_targets": phase["targets"].tolist()}))
 """)
 
 
@@ -81,3 +86,7 @@ def test_a_rollout_on_local_ray_equals_the_local_run(tmp_path: Path) -> None:
                                     progress=False, workers=2)
     assert np.array_equal(np.array(on_ray["boards"], dtype=np.int8), boards)
     assert np.array_equal(np.array(on_ray["targets"]), targets)
+    # a phase data set too (gammon train phase-data --ray)
+    phase = build(tmp_path / "phase-local.npz", "race", 40, trials=2, seed=4, progress=False, workers=2)
+    assert np.array_equal(np.array(on_ray["phase_boards"], dtype=np.int8), phase["boards"])
+    assert np.array_equal(np.array(on_ray["phase_targets"]), phase["targets"])

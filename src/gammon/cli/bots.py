@@ -329,6 +329,8 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     pd.add_argument("--seed", type=count(0), default=1)
     pd.add_argument("--workers", type=count(1), default=1)
     pd.add_argument("--player", default="nn", help="the player whose rollouts label the positions (default nn)")
+    pd.add_argument("--ray", default=None, metavar="auto|ADDRESS",
+                    help="label on a Ray cluster (auto: the running one); pip install gammon[ray]")
     pd.set_defaults(handler=_train_phase_data)
 
     pt = which.add_parser(
@@ -448,8 +450,13 @@ def _train_rollouts(args: argparse.Namespace) -> int:
 def _train_phase_data(args: argparse.Namespace) -> int:
     from ..train.phases import build
 
+    from ..workers import ray_module
+
     writable_file("--data", args.data)
-    data = build(args.data, args.kind, args.positions, args.trials, args.seed, args.workers, args.player)
+    if args.ray is not None:
+        ray_module()  # Ray missing: say how to install it before any work
+    data = build(args.data, args.kind, args.positions, args.trials, args.seed, args.workers, args.player,
+                 ray=args.ray)
     print(f"{args.data}: {data['boards'].shape[0]} positions, mean standard error {data['errors'].mean():.4f}")
     return 0
 

@@ -38,7 +38,7 @@ from ..nn.network import CRASHED_NET, NET_NAMES, RACE_NET, Network, net_of
 from ..players import load_player
 from ..rollout.run import consistent
 from ..rollout.trial import Roller
-from ..workers import Workers
+from ..workers import Workers, ray_imap
 from .rollouts import fit as fit_epoch
 from .rollouts import held_error, sample_positions
 
@@ -188,6 +188,14 @@ def label(roller: Roller, board: np.ndarray, trials: int, seed: int) -> tuple[np
     return np.array(means.as_tuple()), error
 
 
+def _ray_chunk(player: str, task: tuple) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """One chunk as a Ray task: the labelling player is made once per Ray worker process."""
+    if getattr(_ray_chunk, "player", None) != player or _roller is None:
+        _start(player)
+        _ray_chunk.player = player  # type: ignore[attr-defined]
+    return _chunk(task)
+
+
 def _chunk(task: tuple) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """One chunk: its positions and their rollouts, as boards after a play with the mover's targets."""
     weights, kind, seed, index, trials = task
@@ -206,8 +214,10 @@ def _chunk(task: tuple) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def build(path: str | Path, kind: str, count: int, trials: int = 36, seed: int = 1, workers: int = 1,
-          player: str = "nn", weights: str | None = None, progress: bool = True) -> dict[str, np.ndarray]:
-    """Grow the data set at ``path`` to ``count`` positions of ``kind`` (see the module docstring)."""
+          player: str = "nn", weights: str | None = None, progress: bool = True,
+          ray: str | None = None) -> dict[str, np.ndarray]:
+    """Grow the data set at ``path`` to ``count`` positions of ``kind`` (see the module docstring),
+    on ``workers`` processes or as Ray tasks on the cluster ``ray`` names: the same data set either way."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     path = Path(path)
@@ -228,9 +238,10 @@ def build(path: str | Path, kind: str, count: int, trials: int = 36, seed: int =
     new: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     saved = time.monotonic()
     try:
-        with Workers(workers, initializer=_start, initargs=(player,)) as pool:
+        with Workers(1 if ray else workers, initializer=None if ray else _start, initargs=(player,)) as pool:
             tasks = [(weights, kind, seed, i, trials) for i in todo]
-            for number, (_, boards, targets, errors) in enumerate(pool.imap(_chunk, tasks), 1):
+            results = ray_imap(ray, _ray_chunk, (player,), tasks) if ray else pool.imap(_chunk, tasks)
+            for number, (_, boards, targets, errors) in enumerate(results, 1):
                 new.append((boards, targets, errors))
                 if bar is not None:
                     bar.update(len(boards))
