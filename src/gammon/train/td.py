@@ -93,14 +93,16 @@ def flip_into(p, out):
 
 
 @njit(cache=True)
-def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden):
-    """One gradient step of net ``k`` on squared error towards ``target`` (only non-zero inputs move)."""
+def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden, entropy=False):
+    """One gradient step of net ``k`` towards ``target`` (only non-zero inputs move): on squared
+    error, or with ``entropy`` on cross-entropy, whose gradient does not vanish where a sigmoid
+    output is confidently wrong (0.98 for a target of 0.3 moves as fast as 0.6 does)."""
     forward(w1, b1, w2, b2, k, x, hidden, raw)
     h_count = hidden.shape[0]
     for j in range(h_count):
         delta_hidden[j] = 0.0
     for o in range(OUTPUTS):
-        d = (target[o] - raw[o]) * raw[o] * (1.0 - raw[o])
+        d = (target[o] - raw[o]) if entropy else (target[o] - raw[o]) * raw[o] * (1.0 - raw[o])
         for j in range(h_count):
             delta_hidden[j] += d * w2[k, j, o]
             w2[k, j, o] += alpha * d * hidden[j]
