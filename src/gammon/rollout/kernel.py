@@ -39,9 +39,10 @@ from ..evaluation import cube_verdict as _cube_verdict
 DONE, ASK_DOUBLE, ASK_ANSWER, ASK_PLAY = 0, 1, 2, 3
 #: The integers of a trial's state: where it stands, the turn, whether the side on roll is the
 #: root's, the cube (a node in the root's view; -1: cubeless), the dice, the cube node of the
-#: side on roll, and the caller's answer (1/0 to double; take, pass or beaver).
-PHASE, TURN, MINE, CUBE, D1, D2, ROLLER, REPLY = range(8)
-INTS = 8
+#: side on roll, the answer to the question asked (1/0 to double; take, pass or beaver), and
+#: the 0-ply answer to a double decided with the double itself.
+PHASE, TURN, MINE, CUBE, D1, D2, ROLLER, REPLY, TAKER = range(9)
+INTS = 9
 #: Phases: a turn starts, a double was decided, an answer was given, the dice roll, a play was made.
 _START, _DOUBLED, _ANSWERED, _ROLL, _PLAYED = range(5)
 #: Turns after which an untruncated trial stops anyway (no real game comes near).
@@ -321,7 +322,7 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                 on_roll_value(params, tables, state, mine_p)
                 double, answer = decision(cubes, roller, mine_p, state)
                 ints[REPLY] = 1 if double else 0
-                ints[D1] = answer  # kept for the answer below: the same decision
+                ints[TAKER] = answer
             continue
         if phase == _DOUBLED:
             ints[PHASE] = _ANSWERED
@@ -330,7 +331,7 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                 continue
             if ask:
                 return ASK_ANSWER
-            ints[REPLY] = ints[D1]
+            ints[REPLY] = ints[TAKER]
             continue
         if phase == _ANSWERED:
             roller = ints[ROLLER]
