@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import shlex
+import sys
 from contextlib import redirect_stdout
 from html.parser import HTMLParser
 from pathlib import Path
@@ -208,6 +210,10 @@ def test_bad_file_and_bad_player_are_clear_errors(tmp_path: Path, capsys: pytest
     assert "no decision" in capsys.readouterr().err
     assert main(["analyse", str(RECORDS / "match5.mat"), "--html", str(tmp_path / "no" / "such" / "dir.html")]) == 1
     assert "cannot write" in capsys.readouterr().err
+    # An engine that names its plays without evaluating them cannot judge: said so, not judged as 0.000.
+    fake = "ubgi:" + shlex.join([sys.executable, str(Path(__file__).with_name("ubgi_fake_engine.py"))])
+    assert main(["analyse", str(RECORDS / "match3.mat"), "--player", fake, "--workers", "1"]) == 1
+    assert "gives no evaluation of its plays" in capsys.readouterr().err
 
 
 def test_gnubg_as_the_analyst_gives_gnubgs_own_figures() -> None:

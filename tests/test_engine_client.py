@@ -140,6 +140,10 @@ def test_v02_engine_with_stars_and_no_cube() -> None:
         fake.configure({"Seed": 7})  # found as engine.seed, sent with `set`
         result = fake.play(Position(), (3, 1))
         assert result.play in Position().legal_plays(3, 1)
+        # Only a bestmove: the hint says it is not evaluated rather than showing an even game.
+        (only,) = fake.analyse(Position(), (3, 1))
+        assert only.probabilities is None and only.equity is None and not only.evaluated
+        assert only.as_dict()["equity"] is None and only.as_dict()["probabilities"] is None
         with pytest.raises(UnsupportedFeatureError):
             fake.cube(GameState())
     starred = script('''

@@ -347,3 +347,17 @@ def test_the_first_isready_compiles_the_kernels_before_readyok(monkeypatch) -> N
     # Once per player, at its depth, and before the readyok it precedes.
     assert [(depth, text) for depth, text in warmed] == [(1, ""), (1, "readyok\nreadyok\n")]
     assert out.getvalue().splitlines() == ["readyok"] * 3
+
+
+def test_a_relayed_engine_without_evaluations_shows_none_and_its_refusals_name_the_role_asked() -> None:
+    # The fake peer sends only bestmove: the relay's info lines carry no made-up eq or pwin, and
+    # its refusal of the cube is reported as the refusal of the turn that was asked for.
+    peer = "ubgi:" + shlex.join([sys.executable, str(FAKE)])
+    out = converse([f"setoption name Player value {peer}", f"position gnubgid {OPENING}", "dice 3 1",
+                    "go role turn", "isready", "dice 3 1", "go role chequer", "isready"], ply=0)
+    refusal = replies(out, "error")[0]
+    assert refusal.startswith("error unsupported_feature go role turn: the engine refused 'go role cube'"), refusal
+    infos = [line for line in replies(out, "info") if " pv " in line]
+    assert infos and all(" eq " not in line and "pwin" not in line for line in infos), infos
+    (move,) = replies(out, "bestmove")
+    Position().legal_plays(3, 1).parse_ubgi(move[len("bestmove "):])

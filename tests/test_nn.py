@@ -83,7 +83,7 @@ def test_version_one_nets_read_a_prefix() -> None:
     old = Network.random(8, seed=6, features=1)
     assert old.w1.shape[1] == 2 * SIDE_INPUTS and old.features_version == 1
     boards = movegen.generate(OPENING, 5, 2)[0]
-    trimmed = np.zeros((2, INPUTS, 8))
+    trimmed = np.zeros((old.w1.shape[0], INPUTS, 8))
     trimmed[:, : 2 * SIDE_INPUTS] = old.w1
     padded = Network(trimmed, old.b1, old.w2, old.b2)
     np.testing.assert_allclose(old.evaluate(boards), padded.evaluate(boards), atol=1e-12)

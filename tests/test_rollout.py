@@ -26,6 +26,8 @@ from gammon.errors import InvalidPlayerError
 from gammon.players import hint, load_player, parse_player
 from gammon.rollout import ORDERED_ROLLS, RolloutError, quasi_random_rolls, rollout
 from gammon.rollout.run import consistent
+from gammon.rollout.trial import Roller
+from rollout_reference import ReferenceRoller
 
 PUBEVAL = partial(load_player, "pubeval")
 #: White on roll with four checkers left (two on its 6-point, two on its 5-point) against
@@ -127,6 +129,30 @@ def test_bad_settings_are_refused_with_what_was_expected() -> None:
         rollout(Position(), lambda: object(), trials=2)  # type: ignore[arg-type, return-value]
 
 
+@pytest.mark.parametrize("name, context, truncate", [
+    ("pubeval", None, None),
+    ("pubeval", CubeContext(), None),
+    ("pubeval", CubeContext(away=(3, 5)), 8),
+    ("pubeval:advanced", CubeContext(beavers=True), 6),  # noise: the bot answers the trial's questions
+    ("pubeval:1", CubeContext(jacoby=True), 2),
+    ("simple", None, 10),
+    ("nn", CubeContext(), 6),
+])
+def test_the_compiled_trial_plays_the_trials_of_the_python_loop_it_replaced(name: str, context: CubeContext | None,
+                                                                            truncate: int | None) -> None:
+    """Trial by trial, the samples of the per-turn Python loop the compiled trial replaced
+    (tests/rollout_reference.py): the same dice, plays, cube actions, luck and truncation."""
+    compiled = Roller(load_player(name), truncate).trials(Position().array(), context, 5, 0, 12)
+    reference = ReferenceRoller(load_player(name), truncate).trials(Position().array(), context, 5, 0, 12)
+    assert np.allclose(compiled, reference, rtol=0, atol=1e-9, equal_nan=True), np.abs(compiled - reference).max()
+    assert np.isnan(compiled[:, 6]).all() == (context is None)
+
+
+def test_rollouts_need_an_evaluator_with_a_compiled_form() -> None:
+    with pytest.raises(RolloutError, match="compiled form"):
+        rollout(Position(), partial(load_player, "random"), trials=2)
+
+
 def test_clamped_probabilities_stay_consistent() -> None:
     p = consistent([1.02, 0.3, 0.4, 0.1, -0.01])
     assert (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon) == (1.0, 0.3, 0.3, 0.0, 0.0)
@@ -196,3 +222,14 @@ def test_ubgi_go_trials_answers_from_rollouts() -> None:
     infos = [line for line in lines if line.startswith("info role chequer")]
     assert len(best) == 2 and all(b.split(" ", 1)[1] in Position().legal_plays(3, 1) for b in best)
     assert len(infos) == 4  # the 0-ply choice, then the rollouts' for each go
+
+
+def test_sides_seat_other_players_and_a_bot_in_both_seats_changes_nothing() -> None:
+    """``sides`` seats a player per side; the bot in both seats is the plain rollout, asked its plays."""
+    board = Position().array()
+    plain = Roller(load_player("pubeval"), 6).trials(board, None, 2, 0, 8)
+    bot = load_player("pubeval")
+    seated = Roller(bot, 6, sides=(bot, bot)).trials(board, None, 2, 0, 8)
+    np.testing.assert_allclose(seated, plain, atol=1e-12)
+    other = Roller(load_player("pubeval"), 6, sides=(bot, load_player("random"))).trials(board, None, 2, 0, 8)
+    assert not np.allclose(other, plain)  # a random opponent plays otherwise

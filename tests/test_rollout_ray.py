@@ -38,6 +38,7 @@ from gammon.cli.positions import read_state
 from gammon.nn.evaluator import default_weights_path, load_network
 from gammon.players import load_player
 from gammon.rollout import rollout
+from gammon.train.phases import build
 from gammon.train.rollouts import build_dataset
 from gammon import workers
 from gammon.workers import RayError, ray_connect, ray_imap
@@ -270,6 +271,7 @@ ON_LOCAL_RAY = textwrap.dedent("""
     from gammon import Position
     from gammon.nn.evaluator import load_network
     from gammon.train.rollouts import build_dataset
+    from gammon.train.phases import build
     from gammon.players import load_player
     from gammon.rollout import rollout
 
@@ -280,11 +282,14 @@ ON_LOCAL_RAY = textwrap.dedent("""
         cubeful = rollout(Position(), player, trials=40, seed=5, truncate=4, cube=True, ray="auto")
         boards, targets = build_dataset(load_network(), Path(sys.argv[1]), 400, 4, 3, truncate=2, progress=False,
                                         ray="auto")
+        phase = build(Path(sys.argv[1]).with_name("phase-on-ray.npz"), "race", 40, trials=2, seed=4,
+                      progress=False, ray="auto")
     finally:
         ray.shutdown()
     print(json.dumps({"cubeless": cubeless.as_dict(), "cubeless_samples": cubeless.samples.tolist(),
                       "cubeful_samples": cubeful.samples.tolist(), "boards": boards.tolist(),
-                      "targets": targets.tolist()}))
+                      "targets": targets.tolist(), "phase_boards": phase["boards"].tolist(),
+                      "phase_targets": phase["targets"].tolist()}))
 """)
 
 
@@ -313,3 +318,7 @@ def test_ray_started_by_the_caller_gives_the_local_result(tmp_path: Path) -> Non
     assert boards.shape[0] == 400 and not np.array_equal(targets[:200], targets[200:])
     assert np.array_equal(np.array(on_ray["boards"], dtype=np.int8), boards)
     assert np.array_equal(np.array(on_ray["targets"]), targets)
+    # a phase data set too (gammon train phase-data --ray)
+    phase = build(tmp_path / "phase-local.npz", "race", 40, trials=2, seed=4, progress=False, workers=2)
+    assert np.array_equal(np.array(on_ray["phase_boards"], dtype=np.int8), phase["boards"])
+    assert np.array_equal(np.array(on_ray["phase_targets"]), phase["targets"])

@@ -113,32 +113,52 @@ class Probabilities:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """One ranked play. ``probabilities`` are the mover's after the play, computed at ``ply``."""
+    """One ranked play. ``probabilities`` are the mover's after the play, computed at ``ply``.
+
+    An engine that names its play without evaluating it (a UBGI peer that sends only
+    ``bestmove``) gives a hint with ``probabilities`` None and no equity or loss: unknown,
+    never shown as an even game. :attr:`evaluated` says which kind a hint is.
+    """
 
     rank: int
     play: Play
-    probabilities: Probabilities
+    probabilities: Probabilities | None
     ply: int
-    loss: float
+    loss: float | None
     cubeful: float | None = None
 
     @property
-    def equity(self) -> float:
-        """Cubeful equity per cube when the hint had a cube and score, else cubeless equity."""
-        return self.probabilities.equity if self.cubeful is None else self.cubeful
+    def equity(self) -> float | None:
+        """Cubeful equity per cube when the hint had a cube and score, else cubeless equity;
+        None when the engine gave neither."""
+        if self.cubeful is not None:
+            return self.cubeful
+        return None if self.probabilities is None else self.probabilities.equity
+
+    @property
+    def evaluated(self) -> bool:
+        """Whether the play comes with an equity (False: the engine only named it)."""
+        return self.equity is not None
 
     def play_text(self) -> str:
         return play_text(self.play)
 
     def as_dict(self) -> dict[str, object]:
+        """``gammon hint --json``'s play: ``equity``, ``loss`` and ``probabilities`` are null
+        when the engine did not give them."""
+        equity, loss, p = self.equity, self.loss, self.probabilities
         return {
             "rank": self.rank,
             "play": self.play_text(),
-            "equity": round(self.equity, 6),
-            "loss": round(self.loss, 6),
+            "equity": None if equity is None else round(equity, 6),
+            "loss": None if loss is None else round(loss, 6),
             "ply": self.ply,
-            "probabilities": {k: round(v, 6) for k, v in self.probabilities.as_dict().items()},
+            "probabilities": None if p is None else {k: round(v, 6) for k, v in p.as_dict().items()},
         }
+
+
+#: What a hint without an evaluation shows in place of its numbers.
+NOT_EVALUATED = "no evaluation (the engine named its play only)"
 
 
 def play_text(play: Play) -> str:
@@ -147,12 +167,47 @@ def play_text(play: Play) -> str:
 
 #: Equities closer than this are a tie ("optional double").
 TIE = 1e-6
+#: :func:`cube_verdict`'s answers, by number.
+TAKE, PASS, BEAVER = 0, 1, 2
+#: :func:`cube_verdict`'s kinds of decision: not available, optional, double, too good, no double.
+UNAVAILABLE, OPTIONAL, DOUBLE, TOO_GOOD, NO_DOUBLE = range(5)
+
+
+def cube_verdict(no_double: float, double_take: float, double_pass: float, available: bool, has_beaver: bool,
+                 beaver: float) -> tuple[bool, int, int]:
+    """``(double, answer, kind)`` of a cube decision from its equities: the one rule, plain enough
+    for numba to compile it for the compiled rollout trials (:mod:`gammon.rollout.kernel`).
+
+    The taker answers with whatever is worse for the doubler (a beaver, where ``has_beaver``,
+    when the take is good for the taker and a beaver worse still); doubling is right when that
+    beats no double, optional within :data:`TIE`, and too good when no double beats even a pass.
+
+    >>> cube_verdict(0.5, 0.6, 1.0, True, False, 0.0)
+    (True, 0, 2)
+    """
+    answer = TAKE if double_take <= double_pass + TIE else PASS
+    value_of_double = min(double_take, double_pass)
+    if has_beaver and double_take < 0 and beaver < value_of_double:
+        answer, value_of_double = BEAVER, beaver
+    gain = value_of_double - no_double
+    if not available:
+        return False, answer, UNAVAILABLE
+    if abs(gain) <= TIE and not (no_double > double_pass + TIE):
+        return True, answer, OPTIONAL
+    if gain > 0:
+        return True, answer, DOUBLE
+    if no_double > double_pass + TIE:
+        return False, answer, TOO_GOOD
+    return False, answer, NO_DOUBLE
 
 
 class Response(enum.Enum):
     TAKE = "take"
     PASS = "pass"
     BEAVER = "beaver"
+
+
+_RESPONSES = (Response.TAKE, Response.PASS, Response.BEAVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,25 +291,14 @@ class CubeDecision:
         mwc: tuple[float, float, float] | None = None,
     ) -> CubeDecision:
         """Classify a decision; ``beaver`` is the doubler's equity after a beaver, if allowed."""
-        response = Response.TAKE if double_take <= double_pass + TIE else Response.PASS
-        value_of_double = min(double_take, double_pass)
-        if beaver is not None and double_take < 0 and beaver < value_of_double:
-            response, value_of_double = Response.BEAVER, beaver
+        double, answer, kind = cube_verdict(no_double, double_take, double_pass, available,
+                                            beaver is not None, 0.0 if beaver is None else beaver)
+        response = _RESPONSES[answer]
         verb = "redouble" if redouble else "double"
-        answer = response.value
-        gain = value_of_double - no_double
-        if not available:
-            double, head = False, f"No {verb} available"
-        elif abs(gain) <= TIE and not (no_double > double_pass + TIE):
-            double, head = True, f"Optional {verb}"
-        elif gain > 0:
-            double, head = True, verb.capitalize()
-        elif no_double > double_pass + TIE:
-            double, head = False, f"Too good to {verb}"
-        else:
-            double, head = False, f"No {verb}"
-        action = head if not available else f"{head}, {answer}"
-        return cls(no_double, double_take, double_pass, double, response is not Response.PASS, response,
+        head = (f"No {verb} available", f"Optional {verb}", verb.capitalize(), f"Too good to {verb}",
+                f"No {verb}")[kind]
+        action = head if not available else f"{head}, {response.value}"
+        return cls(no_double, double_take, double_pass, bool(double), response is not Response.PASS, response,
                    action, available, redouble, mwc)
 
     def as_json(self) -> dict[str, object]:

@@ -33,7 +33,7 @@ from typing import Any
 from ..cube.context import CubeContext
 from ..cube.met import equity_to_mwc
 from ..errors import GammonError
-from ..evaluation import CubeDecision
+from ..evaluation import CubeDecision, Hint
 from ..match import ActionKind, Match
 from ..play import Play
 from ..players import Player, cube_hint, hint, load_player, parse_player
@@ -231,7 +231,7 @@ def _luck(player: Player, task: _Task) -> float:
     assert state.dice is not None
 
     def best(dice: tuple[int, int]) -> float:
-        return hint(state.replace(dice=dice), *dice, player)[0].equity
+        return _equity(hint(state.replace(dice=dice), *dice, player)[0], player)
 
     high, low = sorted(state.dice, reverse=True)
     rolled = (high, low)
@@ -239,6 +239,14 @@ def _luck(player: Player, task: _Task) -> float:
     weights = {dice: (1 if dice[0] == dice[1] else 2) for dice in values}
     expected = sum(values[d] * weights[d] for d in values) / sum(weights.values())
     return values[rolled] - expected
+
+
+def _equity(hint: Hint, player: Player) -> float:
+    """A hint's equity; an analyst whose engine names plays without evaluating them cannot judge."""
+    if hint.equity is None:
+        raise AnalysisError(f"{player.name} gives no evaluation of its plays (only its choice): "
+                            "analyse needs a player that reports equities")
+    return hint.equity
 
 
 def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
@@ -256,16 +264,19 @@ def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
         return {"decision": decision, "scale": scale}
     assert state.dice is not None and task.play is not None
     hints = hint(state, *state.dice, analyst)
+    _equity(hints[0], analyst)  # an analyst that evaluates nothing says so before anything else
     legal = state.position.legal_plays(*state.dice)
     chosen = legal.index(task.play)
     played = next((h for h in hints if legal.index(h.play) == chosen), None)
     if played is None:
         raise AnalysisError(f"game {task.game}, move {task.move}: the analyst did not rank the play made")
     best = hints[0]
-    mwc = None if context.away is None else float(equity_to_mwc(played.equity, win, lose))
+    played_equity = _equity(played, analyst)
+    mwc = None if context.away is None else float(equity_to_mwc(played_equity, win, lose))
     return {
-        "best": best.equity, "played": played.equity, "played_text": str(legal[chosen]) or "(no move)",
-        "best_text": best.play_text(), "options": tuple((h.play_text(), h.equity) for h in hints[:_BEST_SHOWN]),
+        "best": _equity(best, analyst), "played": played_equity, "played_text": str(legal[chosen]) or "(no move)",
+        "best_text": best.play_text(),
+        "options": tuple((h.play_text(), _equity(h, analyst)) for h in hints[:_BEST_SHOWN]),
         "forced": len(legal) == 1, "mwc": mwc, "scale": scale, "luck": _luck(luck, task),
     }
 

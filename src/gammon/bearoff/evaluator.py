@@ -84,6 +84,15 @@ class BearoffEvaluator:
         return _evaluator_kernels.covers_batch(np.ascontiguousarray(boards, np.int8).reshape(-1, 26), self.points)
 
     # -- evaluation ---------------------------------------------------------------------
+    def kernel_arrays(self) -> tuple:
+        """What the compiled :func:`evaluate_boards` reads, in its order after ``boards``: points, the
+        one-sided table's start, length, offset and data, the two-sided values, checkers and size
+        (compiled loops, such as the rollout trials, look the tables up themselves)."""
+        table = self.onesided
+        start, length, offset, _, data = table.arrays()
+        ts = self.twosided
+        return (table.points, start, length, offset, data, ts.values, ts.checkers, ts.size)
+
     def on_roll_batch(self, boards: np.ndarray) -> np.ndarray:
         """``(N, 5)`` probabilities of the side on roll of ``(N, 26)`` kernel boards (before its roll;
         a bots :class:`~gammon.bots.Evaluator` scores boards after a play, for the side that moved)."""

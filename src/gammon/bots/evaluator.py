@@ -15,7 +15,8 @@ most evaluators they agree.
 from __future__ import annotations
 
 import abc
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 from numba import njit
@@ -115,6 +116,23 @@ def flip_batch(boards):
     return out
 
 
+@dataclass(frozen=True)
+class EvaluatorKernel:
+    """An evaluator in compiled form, for loops that run inside numba (the rollout trials).
+
+    ``children(params, parents, offsets, children)`` and ``boards(params, boards)`` are numba
+    functions that answer as :meth:`Evaluator._evaluate_children` and :meth:`Evaluator._evaluate`
+    do -- the evaluator's own methods call them, so there is one implementation -- for games
+    still in play; the caller scores finished games, the bear-off tables and the impossible
+    outcomes as :class:`Evaluator` does. ``same`` says the two agree (no use of the parent).
+    """
+
+    children: Any
+    boards: Any
+    params: tuple[Any, ...]
+    same: bool = False
+
+
 class Evaluator(abc.ABC):
     """Scores boards after a play for the side that just moved (see the module docstring).
 
@@ -169,6 +187,10 @@ class Evaluator(abc.ABC):
             out[live] = values
         return out
 
+    def kernel(self) -> EvaluatorKernel | None:
+        """The compiled form of this evaluator, or None for one that has none (a random player)."""
+        return None
+
     def evaluate(self, board: np.ndarray) -> Probabilities:
         """One board after a play, for the side that just moved."""
         return Probabilities.from_array(self.evaluate_batch(np.asarray(board, np.int8)[None, :])[0])
@@ -187,6 +209,8 @@ class BearoffTables(Protocol):
     def covers(self, board: np.ndarray) -> bool: ...
 
     def on_roll_batch(self, boards: np.ndarray) -> np.ndarray: ...
+
+    def kernel_arrays(self) -> tuple[Any, ...]: ...
 
 
 def load_bearoff() -> BearoffTables | None:
@@ -233,6 +257,10 @@ class CompositeEvaluator(Evaluator):
             to_move = np.asarray(self.bearoff.on_roll_batch(flipped), np.float64)
             out[mask] = flip_probabilities(to_move)
         return out
+
+    def kernel(self) -> EvaluatorKernel | None:
+        """The base evaluator's (compiled loops apply :attr:`bearoff` themselves)."""
+        return self.base.kernel()
 
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
         return self._override(boards, self.base._evaluate(boards))

@@ -33,6 +33,7 @@ from .evaluator import (
     CONTACT,
     OVER,
     Evaluator,
+    EvaluatorKernel,
     board_class,
     leads_of_boards,
     leads_of_children,
@@ -145,6 +146,21 @@ def _features_of_boards(boards, race, race_weights, contact_weights):
     return out
 
 
+@njit(cache=True)
+def kernel_boards(params, boards):
+    """Positions on their own: ``params`` is (race weights, contact weights, calibration, standalone)."""
+    race = _race_of_boards(boards)
+    return logistic_probabilities(_features_of_boards(boards, race, params[0], params[1]), race, params[3])
+
+
+@njit(cache=True)
+def kernel_children(params, parents, offsets, children):
+    """The plays of rolls, each scored with its parent's weight set and curve (see the module docstring)."""
+    race = _race_of_children(parents, offsets)
+    features = _features_of_children(parents, offsets, children, params[0], params[1])
+    return logistic_probabilities(features, race, params[2])
+
+
 class PubevalEvaluator(Evaluator):
     """Tesauro's pubeval; ``calibration`` maps its score to a win probability (see module doc)."""
 
@@ -162,14 +178,15 @@ class PubevalEvaluator(Evaluator):
             race = _race_of_boards(boards)
         return pubeval_scores(boards, race, self.race_weights, self.contact_weights)
 
+    def kernel(self) -> EvaluatorKernel:
+        return EvaluatorKernel(kernel_children, kernel_boards,
+                               (self.race_weights, self.contact_weights, self.calibration, self.standalone))
+
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
-        race = _race_of_boards(boards)
-        features = _features_of_boards(boards, race, self.race_weights, self.contact_weights)
-        return logistic_probabilities(features, race, self.standalone)
+        kernel = self.kernel()
+        return kernel.boards(kernel.params, boards)
 
     def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
-        parents = np.ascontiguousarray(parents, np.int8)
-        offsets = np.asarray(offsets, np.int64)
-        race = _race_of_children(parents, offsets)
-        features = _features_of_children(parents, offsets, children, self.race_weights, self.contact_weights)
-        return logistic_probabilities(features, race, self.calibration)
+        kernel = self.kernel()
+        return kernel.children(kernel.params, np.ascontiguousarray(parents, np.int8), np.asarray(offsets, np.int64),
+                               children)

@@ -35,6 +35,7 @@ from numba import njit
 from .evaluator import (
     CONTACT,
     Evaluator,
+    EvaluatorKernel,
     board_class,
     board_classes,
     logistic_probabilities,
@@ -164,6 +165,20 @@ def simple_scores(boards, w):
     return out
 
 
+@njit(cache=True)
+def kernel_boards(params, boards):
+    """The score through its logistic curve: ``params`` is (weights, calibration). The score
+    counts both sides already, pip lead included: it is the only feature."""
+    race = board_classes(boards) != CONTACT
+    return logistic_probabilities(simple_scores(boards, params[0])[:, None], race, params[1])
+
+
+@njit(cache=True)
+def kernel_children(params, parents, offsets, children):
+    """The plays of rolls: each scored on its own, whatever came before."""
+    return kernel_boards(params, children)
+
+
 class SimpleEvaluator(Evaluator):
     """The article's heuristic with trained (or given) weights."""
 
@@ -177,7 +192,8 @@ class SimpleEvaluator(Evaluator):
     def scores(self, boards: np.ndarray) -> np.ndarray:
         return simple_scores(np.ascontiguousarray(boards, np.int8), self._w)
 
+    def kernel(self) -> EvaluatorKernel:
+        return EvaluatorKernel(kernel_children, kernel_boards, (self._w, self._calibration), same=True)
+
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
-        # The score counts both sides already, pip lead included: it is the only feature.
-        race = board_classes(boards) != CONTACT
-        return logistic_probabilities(simple_scores(boards, self._w)[:, None], race, self._calibration)
+        return kernel_boards((self._w, self._calibration), boards)

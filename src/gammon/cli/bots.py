@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..players import LEVELS, check_variant, parse_player, player_names
 from ..cube.context import CubeContext
 from ..errors import GammonError, InvalidPlayerError
+from ..evaluation import NOT_EVALUATED
 from ..notation import whole_number
 from ..variant import Variant, VariantError
 from .positions import read_dice, read_state
@@ -174,11 +175,11 @@ def _hint(args: argparse.Namespace) -> int:
     width = max(len(h.play_text()) for h in hints)
     for h in hints:
         p = h.probabilities
-        loss = "" if h.rank == 1 else f"({-h.loss:+.3f})"
-        print(
-            f"{h.rank:3d}. {h.play_text():<{width}}  {h.ply}-ply  {h.equity:+.3f} {loss:>8}  "
-            f"{p.win:.3f} {p.win_gammon:.3f} {p.win_backgammon:.3f} - {p.lose:.3f} {p.lose_gammon:.3f} {p.lose_backgammon:.3f}"
-        )
+        equity = "     -" if h.equity is None else f"{h.equity:+.3f}"
+        loss = "" if h.rank == 1 or h.loss is None else f"({-h.loss:+.3f})"
+        chances = NOT_EVALUATED if p is None else (
+            f"{p.win:.3f} {p.win_gammon:.3f} {p.win_backgammon:.3f} - {p.lose:.3f} {p.lose_gammon:.3f} {p.lose_backgammon:.3f}")
+        print(f"{h.rank:3d}. {h.play_text():<{width}}  {h.ply}-ply  {equity} {loss:>8}  {chances}")
     if depths:
         print(depths)
     return 0
@@ -315,6 +316,57 @@ def _register_td(which: argparse._SubParsersAction) -> None:
                          "(the one running here); RAY_AUTH_MODE=token sends Ray's token; pip install gammon[ray]")
     ro.set_defaults(handler=_train_rollouts)
 
+    pd = which.add_parser(
+        "phase-data",
+        help="grow a data set of rolled-out positions for the race or crashed net",
+        description="POSITIONS positions of a phase (race: races from self-play and drawn ones, stragglers "
+        "and gammonish races among them; crashed: crashed positions from self-play and bear-offs hit late), "
+        "each rolled out TRIALS times by the net at 0 ply to the end. Saved once a minute to --data; rerun "
+        "with a larger --positions to grow it.",
+    )
+    pd.add_argument("--kind", choices=("race", "crashed"), required=True)
+    pd.add_argument("--data", required=True, help="the data set (.npz), created or grown")
+    pd.add_argument("--positions", type=count(1), required=True, help="positions the data set should reach")
+    pd.add_argument("--trials", type=count(2), default=36, help="rollout trials per position (default 36)")
+    pd.add_argument("--seed", type=count(0), default=1)
+    pd.add_argument("--workers", type=count(1), default=1)
+    pd.add_argument("--player", default="nn", help="the player whose rollouts label the positions (default nn)")
+    pd.add_argument("--ray", default=None, metavar="auto|ADDRESS",
+                    help="label on a Ray cluster (auto: the running one); pip install gammon[ray]")
+    pd.set_defaults(handler=_train_phase_data)
+
+    pt = which.add_parser(
+        "phase-td",
+        help="TD self-play from drawn race or late-hit positions (games end at the bear-off tables)",
+        description="GAMES self-play games of TD(lambda), each from a drawn position of the phase (race: "
+        "stragglers, uneven and gammonish races; crashed: bear-offs hit late), ended exactly where the "
+        "bear-off tables cover a position, from the nets in --weights.",
+    )
+    pt.add_argument("--kind", choices=("race", "crashed"), required=True)
+    pt.add_argument("--weights", required=True, help="the net to start from (.npz)")
+    pt.add_argument("--output", required=True, help="where to write the trained net (.npz)")
+    pt.add_argument("--games", type=count(1), required=True)
+    pt.add_argument("--alpha", type=float, default=0.005)
+    pt.add_argument("--lambda", dest="lam", type=float, default=0.7)
+    pt.add_argument("--seed", type=count(0), default=1)
+    pt.add_argument("--workers", type=count(1), default=1)
+    pt.set_defaults(handler=_train_phase_td)
+
+    pf = which.add_parser(
+        "phase-fit",
+        help="train the phase nets of a weights file on rolled-out data sets",
+        description="EPOCHS of SGD of each position's net (net_of: contact, race, crashed) towards the data "
+        "sets' rollout targets, the step falling from ALPHA to ALPHA_FINAL; 5 percent held out.",
+    )
+    pf.add_argument("data", nargs="+", metavar="DATA", help="data sets made by phase-data (.npz)")
+    pf.add_argument("--weights", required=True, help="the net to start from (.npz)")
+    pf.add_argument("--output", required=True, help="where to write the trained net (.npz)")
+    pf.add_argument("--epochs", type=count(1), default=20)
+    pf.add_argument("--alpha", type=float, default=0.05)
+    pf.add_argument("--alpha-final", type=float, default=0.002)
+    pf.add_argument("--seed", type=count(0), default=1)
+    pf.set_defaults(handler=_train_phase_fit)
+
     avg = which.add_parser(
         "average",
         help="average snapshots of a run into one net",
@@ -394,6 +446,46 @@ def _train_rollouts(args: argparse.Namespace) -> int:
     except NetworkFileError as error:
         raise DuelArgumentError(str(error)) from None
     print(f"refined net written to {args.output}")
+    return 0
+
+
+def _train_phase_data(args: argparse.Namespace) -> int:
+    from ..train.phases import build
+
+    from ..workers import ray_module
+
+    writable_file("--data", args.data)
+    if args.ray is not None:
+        ray_module()  # Ray missing: say how to install it before any work
+    data = build(args.data, args.kind, args.positions, args.trials, args.seed, args.workers, args.player,
+                 ray=args.ray)
+    print(f"{args.data}: {data['boards'].shape[0]} positions, mean standard error {data['errors'].mean():.4f}")
+    return 0
+
+
+def _train_phase_td(args: argparse.Namespace) -> int:
+    from ..nn.network import NetworkFileError
+    from ..train.phases import td
+
+    writable_file("--output", args.output)
+    try:
+        td(args.weights, args.output, args.kind, args.games, args.alpha, args.lam, args.seed, args.workers)
+    except NetworkFileError as error:
+        raise DuelArgumentError(str(error)) from None
+    print(f"trained net written to {args.output}")
+    return 0
+
+
+def _train_phase_fit(args: argparse.Namespace) -> int:
+    from ..nn.network import NetworkFileError
+    from ..train.phases import fit
+
+    writable_file("--output", args.output)
+    try:
+        fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.alpha_final, args.seed)
+    except NetworkFileError as error:
+        raise DuelArgumentError(str(error)) from None
+    print(f"trained net written to {args.output}")
     return 0
 
 

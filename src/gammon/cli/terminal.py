@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .. import diagram
 from ..cube.context import CubeContext
 from ..errors import GammonError, IllegalActionError
+from ..evaluation import NOT_EVALUATED
 from ..events import Doubled, Played, Resigned
 from ..match import Match
 from ..narration import Narrator
@@ -555,8 +556,9 @@ class Terminal:
         plays = self.table.play_hints()
         lines = [f"Hint for {state.dice[0]}-{state.dice[1]}, best first (ply {plays[0]['ply']}):"] if plays else []
         for item in plays[:10]:
-            loss = "" if item["rank"] == 1 else f" ({-float(item['loss']):+.3f})"
-            lines.append(f"  {item['rank']}. {item['play']}: equity {float(item['equity']):+.3f}{loss}")
+            loss = "" if item["rank"] == 1 or item["loss"] is None else f" ({-float(item['loss']):+.3f})"
+            equity = NOT_EVALUATED if item["equity"] is None else f"equity {float(item['equity']):+.3f}"
+            lines.append(f"  {item['rank']}. {item['play']}: {equity}{loss}")
         if len(plays) > 10:
             lines.append(f"  ... and {len(plays) - 10} more (list shows every play)")
         self.write("\n".join(lines) or "No play to hint: the roll cannot be played.")

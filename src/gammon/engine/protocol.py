@@ -12,6 +12,7 @@ tolerated), a ``bestcube`` one of the words allowed for the question.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import subprocess
 import time
@@ -382,15 +383,16 @@ class UbgiProtocol(EngineProtocol):
             last = infos[-1] if infos else {}
             ranked = {1: {**last, "pv": text}}
         hints: list[Hint] = []
-        top = None
         for rank in sorted(ranked)[:multipv]:
             info = ranked[rank]
             play = _legal_play(state, dice, str(info.get("pv", "")))
-            equity = _float(info.get("eq"))
-            top = equity if top is None else top
-            loss = (top - equity) if (top is not None and equity is not None) else 0.0
-            hints.append(Hint(len(hints) + 1, play, _probabilities(info), int(str(info.get("depth", 0) or 0)),
-                              float(loss), equity))
+            hint = Hint(len(hints) + 1, play, _probabilities(info), int(str(info.get("depth", 0) or 0)), 0.0,
+                        _float(info.get("eq")))
+            if hints:  # the best play loses nothing, evaluated or not; the others only against a known best
+                top = hints[0].equity
+                loss = None if top is None or hint.equity is None else top - hint.equity
+                hint = dataclasses.replace(hint, loss=loss)
+            hints.append(hint)
         return hints
 
     async def cube(self, position: GameState | Position, limit: Limit | None = None) -> CubeDecision:
@@ -452,10 +454,11 @@ def _float(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def _probabilities(info: Mapping[str, object]) -> Probabilities:
+def _probabilities(info: Mapping[str, object]) -> Probabilities | None:
+    """The chances an ``info`` line gives, or None when it gives no ``pwin`` (unknown, not even)."""
     values = [_float(info.get(k)) for k in ("pwin", "pgammon", "pbg", "plose_gammon", "plose_bg")]
     if values[0] is None:
-        return Probabilities(0.5)  # the engine gave no chances: unknown, shown as even
+        return None
     try:
         return Probabilities(*[v or 0.0 for v in values])
     except ValueError as error:

@@ -594,8 +594,8 @@ class UbgiEngine:
                     self._search_cube(search, backend, state, depth, cubeful, start)
                 else:
                     self._search_play(search, backend, state, role, depth, multipv, cubeful, start)
-            except EngineCommandError as error:  # an external engine's refusal, passed on as it is
-                self._answer(search, error_line(_code(error.code), error.message))
+            except EngineCommandError as error:  # an external engine's refusal, passed on for the role asked
+                self._answer(search, error_line(_code(error.code), _refused(role, error)))
             except Exception as error:  # noqa: BLE001 - keep serving whatever a backend does
                 if not isinstance(error, GammonError):
                     traceback.print_exc(file=sys.stderr)
@@ -630,7 +630,7 @@ class UbgiEngine:
                     return  # stop or movetime has answered: nothing may follow the answer
                 search.move = hints[choice].play.ubgi()
                 elapsed = int(1000 * (time.perf_counter() - start))
-                self.send(f"info role chequer depth {ply} time_ms {elapsed} {_hint_values(hints[0])} pv {search.move}")
+                self.send(_line("info role chequer depth", ply, "time_ms", elapsed, _hint_values(hints[0]), "pv", search.move))
 
         if search.trials and isinstance(backend, LocalBackend):
             seed = int(self.values["Seed"])
@@ -640,7 +640,7 @@ class UbgiEngine:
         if multipv > 1 and hints:
             with search.lock:
                 for hint in hints[:multipv] if not search.answered else []:
-                    self.send(f"info multipv {hint.rank} depth {hint.ply} {_hint_values(hint)} pv {hint.play.ubgi()}")
+                    self.send(_line("info multipv", hint.rank, "depth", hint.ply, _hint_values(hint), "pv", hint.play.ubgi()))
         self._answer(search, search.best())
 
     def _search_cube(self, search: SearchJob, backend: Backend, state: GameState, depth: int, cubeful: bool,
@@ -719,11 +719,34 @@ class UbgiEngine:
     }
 
 
+def _line(*parts: object) -> str:
+    """Words joined by single spaces, the empty ones left out."""
+    return " ".join(text for text in map(str, parts) if text)
+
+
 def _hint_values(hint: Hint) -> str:
+    """The ``eq`` and chances of an ``info`` line: only those the player gave (a peer that sends
+    only ``bestmove`` gives none, and none are made up)."""
+    parts = [] if hint.equity is None else [f"eq {format_number(hint.equity)}"]
     p = hint.probabilities
-    return (f"eq {format_number(hint.equity)} pwin {format_number(p.win)} pgammon {format_number(p.win_gammon)} "
-            f"pbg {format_number(p.win_backgammon)} plose_gammon {format_number(p.lose_gammon)} "
-            f"plose_bg {format_number(p.lose_backgammon)}")
+    if p is not None:
+        parts.append(f"pwin {format_number(p.win)} pgammon {format_number(p.win_gammon)} "
+                      f"pbg {format_number(p.win_backgammon)} plose_gammon {format_number(p.lose_gammon)} "
+                      f"plose_bg {format_number(p.lose_backgammon)}")
+    return " ".join(parts)
+
+
+def _refused(role: str, error: EngineCommandError) -> str:
+    """An external engine's refusal in the words of the ``go`` asked of the relay: ``go role turn``
+    is relayed as a cube question and a play, so the engine's words alone would name another role.
+
+    >>> _refused("turn", EngineCommandError("unsupported_feature", "go_role_cube", "go role cube"))
+    "go role turn: the engine refused 'go role cube': go_role_cube"
+    """
+    command = error.command.strip()
+    asked = repr(" ".join(command.split()[:3])) if command.startswith("go ") else repr(command) if command \
+        else "the request"
+    return f"go role {role}: the engine refused {asked}" + (f": {error.message}" if error.message else "")
 
 
 def _code(text: str) -> ErrorCode:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..bots.evaluator import CompositeEvaluator, Evaluator, load_bearoff
-from .network import Network, NetworkFileError
+from ..bots.evaluator import CompositeEvaluator, Evaluator, EvaluatorKernel, load_bearoff
+from .network import Network, NetworkFileError, kernel_boards, kernel_children
 
 #: Where the shipped weights live inside the package.
 SHIPPED = "nn.npz"
@@ -57,6 +57,10 @@ class NNEvaluator(Evaluator):
 
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
         return self.network.evaluate(boards)
+
+    def kernel(self) -> EvaluatorKernel:
+        """The compiled forward pass over the net's weights (the same one :meth:`_evaluate` runs)."""
+        return EvaluatorKernel(kernel_children, kernel_boards, self.network.arrays(), same=True)
 
 
 def nn_evaluator(path: str | Path | None = None, bearoff: bool = True) -> Evaluator:

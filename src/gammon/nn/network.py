@@ -1,7 +1,8 @@
 """The networks' weights, their file format and the compiled forward pass.
 
-A :class:`Network` holds one sigmoid MLP per position class (:data:`CONTACT_NET` for
-positions where the checkers can still meet, :data:`RACE_NET` once contact is broken),
+A :class:`Network` holds one sigmoid MLP per phase of the game, chosen by :func:`net_of`, the one
+classifier (:data:`CONTACT_NET` while the checkers can still meet, :data:`RACE_NET` once contact
+is broken, :data:`CRASHED_NET` for contact where a side has crashed: few checkers left in play),
 each with one hidden layer and five sigmoid outputs: win, win gammon, win backgammon,
 lose gammon, lose backgammon, cumulative as in :mod:`gammon.bots.probabilities`. The raw
 outputs need not be consistent; :func:`consistent` clips them (a gammon never exceeds a
@@ -35,8 +36,13 @@ from .features import FEATURES_VERSION, VERSION_INPUTS, encode_into
 
 FORMAT = "gammon-nn"
 FORMAT_VERSION = 1
-CONTACT_NET, RACE_NET = 0, 1
-NETS = 2
+CONTACT_NET, RACE_NET, CRASHED_NET = 0, 1, 2
+NETS = 3
+#: Names of the nets (the phases), by index.
+NET_NAMES = ("contact", "race", "crashed")
+#: A side with this many checkers or fewer in play (those piled on its ace and deuce points
+#: beyond the first two not counted) has crashed.
+CRASHED_CHECKERS = 6
 OUTPUTS = 5
 _ARRAYS = ("w1", "b1", "w2", "b2")
 #: The widest hidden layer a file may declare (the shipped net has 128 units).
@@ -60,9 +66,39 @@ _READ_ERRORS = (
 
 
 @njit(cache=True, inline="always")
+def _live(in_play, ace, deuce):
+    """Checkers of a side still worth something: those in play less the ones piled on its ace and
+    deuce points beyond the first two (five on the ace point: three of them are dead)."""
+    return in_play - max(0, ace + deuce - 2)
+
+
+@njit(cache=True)
+def crashed(board):
+    """Whether a side of ``board`` has crashed: at most :data:`CRASHED_CHECKERS` live checkers.
+
+    A side that has borne most of its checkers off while the other still has one back (what
+    a late hit leaves), or whose board has collapsed onto its lowest points, plays a game of
+    its own: few checkers, forced moves, its timing gone. The contact net, trained on the
+    positions of ordinary games, rarely sees one.
+    """
+    mover = 0
+    opponent = 0
+    for point in range(26):
+        n = board[point]
+        if n > 0:
+            mover += n
+        elif n < 0:
+            opponent -= n
+    return (_live(mover, max(board[1], 0), max(board[2], 0)) <= CRASHED_CHECKERS
+            or _live(opponent, max(-board[24], 0), max(-board[23], 0)) <= CRASHED_CHECKERS)
+
+
+@njit(cache=True, inline="always")
 def net_of(board):
-    """Which net scores ``board``: the contact net while the checkers can still meet."""
-    return CONTACT_NET if board_class(board) == CONTACT else RACE_NET
+    """Which net scores ``board``, the one phase classifier: contact, race or crashed."""
+    if board_class(board) != CONTACT:
+        return RACE_NET
+    return CRASHED_NET if crashed(board) else CONTACT_NET
 
 
 @njit(cache=True, inline="always")
@@ -99,13 +135,24 @@ def forward(w1, b1, w2, b2, k, x, hidden, out):
         row = weights[pending]
         for j in range(h_count):
             hidden[j] += v * row[j]
+    # The outputs' sums run over the hidden units in order, all five at once: each reads a row of
+    # five weights (w2[k, j] is contiguous) instead of one weight in five.
+    z0, z1, z2, z3, z4 = b2[k, 0], b2[k, 1], b2[k, 2], b2[k, 3], b2[k, 4]
+    top = w2[k]
     for j in range(h_count):
-        hidden[j] = 1.0 / (1.0 + np.exp(-hidden[j]))
-    for o in range(OUTPUTS):
-        z = b2[k, o]
-        for j in range(h_count):
-            z += hidden[j] * w2[k, j, o]
-        out[o] = 1.0 / (1.0 + np.exp(-z))
+        h = 1.0 / (1.0 + np.exp(-hidden[j]))
+        hidden[j] = h
+        row = top[j]
+        z0 += h * row[0]
+        z1 += h * row[1]
+        z2 += h * row[2]
+        z3 += h * row[3]
+        z4 += h * row[4]
+    out[0] = 1.0 / (1.0 + np.exp(-z0))
+    out[1] = 1.0 / (1.0 + np.exp(-z1))
+    out[2] = 1.0 / (1.0 + np.exp(-z2))
+    out[3] = 1.0 / (1.0 + np.exp(-z3))
+    out[4] = 1.0 / (1.0 + np.exp(-z4))
 
 
 @njit(cache=True, inline="always")
@@ -133,6 +180,18 @@ def evaluate_boards(w1, b1, w2, b2, boards):
         forward(w1, b1, w2, b2, net_of(boards[i]), x, hidden, raw)
         consistent(raw, out[i])
     return out
+
+
+@njit(cache=True)
+def kernel_boards(params, boards):
+    """:func:`evaluate_boards` with the weights as one tuple: the net's :class:`~gammon.bots.evaluator.EvaluatorKernel`."""
+    return evaluate_boards(params[0], params[1], params[2], params[3], boards)
+
+
+@njit(cache=True)
+def kernel_children(params, parents, offsets, children):
+    """The plays of rolls: the net values each board on its own, whatever came before."""
+    return evaluate_boards(params[0], params[1], params[2], params[3], children)
 
 
 @dataclass
@@ -191,7 +250,7 @@ class Network:
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         """Probabilities ``(N, 5)`` of boards after a play (games not over), for the side that moved."""
-        return evaluate_boards(self.w1, self.b1, self.w2, self.b2, np.ascontiguousarray(boards, np.int8))
+        return kernel_boards(self.arrays(), np.ascontiguousarray(boards, np.int8))
 
     def header(self) -> dict[str, object]:
         return {
@@ -249,12 +308,17 @@ class Network:
         hidden = header.get("hidden")
         if isinstance(hidden, bool) or not isinstance(hidden, int) or not 1 <= hidden <= MAX_HIDDEN:
             raise NetworkFileError(f"{name}: bad hidden {hidden!r}: expected a whole number of units, 1 to {MAX_HIDDEN}")
-        shapes = {"w1": (NETS, inputs, hidden), "b1": (NETS, hidden), "w2": (NETS, hidden, OUTPUTS), "b2": (NETS, OUTPUTS)}
+        nets = header.get("nets", 2)
+        if nets not in (2, NETS):
+            raise NetworkFileError(f"{name}: {nets!r} nets, expected 2 (contact, race) or {NETS} ({', '.join(NET_NAMES)})")
+        shapes = {"w1": (nets, inputs, hidden), "b1": (nets, hidden), "w2": (nets, hidden, OUTPUTS), "b2": (nets, OUTPUTS)}
         for key, shape in shapes.items():
             if arrays[key].shape != shape:
                 raise NetworkFileError(f"{name}: {key} has shape {arrays[key].shape}, expected {shape}")
             if not np.isfinite(arrays[key]).all():
                 raise NetworkFileError(f"{name}: {key} holds non-finite weights")
+        if nets == 2:  # a file from before the crashed net: its contact net answers crashed positions too
+            arrays = {key: np.concatenate([value, value[CONTACT_NET:CONTACT_NET + 1]]) for key, value in arrays.items()}
         meta = header.get("meta", {})
         return cls(arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"], meta if isinstance(meta, dict) else {})
 

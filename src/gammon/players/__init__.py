@@ -11,7 +11,7 @@ Every player satisfies :class:`Player`; :func:`load_player` reads a name
 
 from ..bots import LEVELS
 from .engine import EnginePlayer
-from .hints import DEFAULT_HINT_PLAYER, CubeHintError, cube_hint, hint
+from .hints import DEFAULT_HINT_PLAYER, CubeHintError, HintError, cube_hint, hint
 from .names import (
     EXTERNAL_PLAYERS, PlayerSpec, check_variant, load_player, parse_player, player_names, register_evaluator,
 )
@@ -22,6 +22,7 @@ __all__ = [
     "EXTERNAL_PLAYERS",
     "LEVELS",
     "CubeHintError",
+    "HintError",
     "EnginePlayer",
     "Player",
     "PlayerSpec",

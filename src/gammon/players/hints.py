@@ -27,6 +27,10 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
     >>> hints[0].play_text(), hints[0].loss
     ('8/5 6/5', 0.0)
     """
+    over = position.status != GameStatus.PLAYING if isinstance(position, GameState) else \
+        position.winner() is not None
+    if over:
+        raise HintError("the game is over: there are no plays to rank (a side has borne off all 15 checkers)")
     if not isinstance(player, str):
         return player.hints(position, d1, d2)
     named = load_player(player)
@@ -34,6 +38,10 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
         return named.hints(position, d1, d2)
     finally:
         named.close()
+
+
+class HintError(GammonError, ValueError):
+    """A position with no plays to rank: its game is over."""
 
 
 class CubeHintError(GammonError, ValueError):

@@ -19,12 +19,11 @@ import numpy as np
 from ..bots import Bot
 from ..cube.context import CubeContext
 from ..dice import ci95
-from ..errors import GammonError
 from ..evaluation import Probabilities
 from ..position import Position
 from ..state import GameState, GameStatus
 from ..workers import Workers, ray_imap
-from .trial import COLUMNS, Roller
+from .trial import COLUMNS, Roller, RolloutError
 
 #: Trials per task, and the checkpoints of a standard-error target: a multiple of 36, so every
 #: block opens with each first roll once.
@@ -36,10 +35,6 @@ PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose
 #: A bot, or a picklable function that makes one (each worker and Ray task builds its own):
 #: ``functools.partial(gammon.players.load_player, "nn")``.
 BotSource = Bot | Callable[[], Bot]
-
-
-class RolloutError(GammonError, ValueError):
-    """A rollout that cannot run as asked (bad settings, an external engine, Ray missing)."""
 
 
 @dataclass(frozen=True)

@@ -110,8 +110,9 @@ def rollout(w1, b1, w2, b2, boards, seed, first, trials, truncate):
 
 
 @njit(cache=True)
-def fit(w1, b1, w2, b2, boards, targets, order, alpha):
-    """One epoch of SGD over ``boards`` in ``order``; returns the mean squared error before each step."""
+def fit(w1, b1, w2, b2, boards, targets, order, alpha, entropy=False):
+    """One epoch of SGD over ``boards`` in ``order`` (``entropy``: on cross-entropy, else squared
+    error); returns the mean squared error before each step."""
     x = np.zeros(w1.shape[1])
     hidden = np.empty(w1.shape[2])
     raw = np.empty(OUTPUTS)
@@ -119,7 +120,7 @@ def fit(w1, b1, w2, b2, boards, targets, order, alpha):
     total = 0.0
     for i in order:
         encode(boards[i], x)
-        _step(w1, b1, w2, b2, net_of(boards[i]), x, targets[i], alpha, hidden, raw, delta)
+        _step(w1, b1, w2, b2, net_of(boards[i]), x, targets[i], alpha, hidden, raw, delta, entropy)
         for o in range(OUTPUTS):
             total += (targets[i, o] - raw[o]) ** 2
     return total / max(1, order.shape[0])

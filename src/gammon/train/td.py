@@ -42,6 +42,7 @@ from ..dice import ci95
 from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import FEATURES_VERSION, encode
 from ..nn.network import OUTPUTS, Network, consistent, forward, net_of
+from ..rollout.kernel import on_roll
 from ..workers import Workers
 from .selfplay import MAX_TURNS, OPENING, pubeval_block
 
@@ -92,14 +93,16 @@ def flip_into(p, out):
 
 
 @njit(cache=True)
-def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden):
-    """One gradient step of net ``k`` on squared error towards ``target`` (only non-zero inputs move)."""
+def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden, entropy=False):
+    """One gradient step of net ``k`` towards ``target`` (only non-zero inputs move): on squared
+    error, or with ``entropy`` on cross-entropy, whose gradient does not vanish where a sigmoid
+    output is confidently wrong (0.98 for a target of 0.3 moves as fast as 0.6 does)."""
     forward(w1, b1, w2, b2, k, x, hidden, raw)
     h_count = hidden.shape[0]
     for j in range(h_count):
         delta_hidden[j] = 0.0
     for o in range(OUTPUTS):
-        d = (target[o] - raw[o]) * raw[o] * (1.0 - raw[o])
+        d = (target[o] - raw[o]) if entropy else (target[o] - raw[o]) * raw[o] * (1.0 - raw[o])
         for j in range(h_count):
             delta_hidden[j] += d * w2[k, j, o]
             w2[k, j, o] += alpha * d * hidden[j]
@@ -157,6 +160,62 @@ def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
     for t in range(turns - 1):
         encode(positions[t], x)
         _step(w1, b1, w2, b2, net_of(positions[t]), x, values[t + 1], alpha, hidden, raw, delta_hidden)
+    return turns
+
+
+@njit(cache=True)
+def train_from(w1, b1, w2, b2, tables, board, seed, game, alpha, lam):
+    """Self-play from ``board`` (the side on roll's, before its roll; dice stream ``(seed, game)``)
+    and learn from it in place, as :func:`train_game` does, with one difference: the game ends
+    as soon as the bear-off tables (``tables``, as :func:`gammon.rollout.kernel.on_roll` reads
+    them) cover a position, whose exact value is then the final target. Returns the turns played.
+    """
+    children, moves, counts, hashes = movegen.play_buffers()
+    h_count = w1.shape[2]
+    x = np.zeros(w1.shape[1])
+    hidden = np.empty(h_count)
+    raw = np.empty(OUTPUTS)
+    delta_hidden = np.empty(h_count)
+    positions = np.empty((MAX_TRAIN_TURNS, 26), np.int8)
+    values = np.empty((MAX_TRAIN_TURNS, OUTPUTS))
+    state = stream_state(seed, game)
+    exact = np.empty(OUTPUTS)
+    flipped_board = np.empty(26, np.int8)
+    board = board.copy()
+    turns = 0
+    final = np.zeros(OUTPUTS)
+    while True:
+        if turns >= MAX_TRAIN_TURNS:
+            return turns
+        d1, d2 = next_roll(state)
+        n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+        best = _choose(w1, b1, w2, b2, children, n, x, hidden, raw, values[turns])
+        child = children[best]
+        positions[turns] = child
+        turns += 1
+        if finished_probabilities(child, final):
+            break
+        movegen.flip_into(child, flipped_board)
+        if on_roll(tables, flipped_board, exact):
+            flip_into(exact, final)  # the tables answer for the side on roll: the mover's is the flip
+            break
+        board = flipped_board.copy()
+    target = np.empty(OUTPUTS)
+    flipped = np.empty(OUTPUTS)
+    target[:] = final
+    for t in range(turns - 2, -1, -1):
+        flip_into(target, flipped)
+        flip_into(values[t + 1], target)
+        for o in range(OUTPUTS):
+            target[o] = (1.0 - lam) * target[o] + lam * flipped[o]
+        values[t + 1] = target
+    for t in range(turns - 1):
+        encode(positions[t], x)
+        _step(w1, b1, w2, b2, net_of(positions[t]), x, values[t + 1], alpha, hidden, raw, delta_hidden)
+    if turns >= 1 and not finished_probabilities(positions[turns - 1], final):
+        # The last position's target is exact (the tables'): it trains as well.
+        encode(positions[turns - 1], x)
+        _step(w1, b1, w2, b2, net_of(positions[turns - 1]), x, final, alpha, hidden, raw, delta_hidden)
     return turns
 
 
