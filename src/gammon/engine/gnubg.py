@@ -296,11 +296,10 @@ class GnubgProtocol(EngineProtocol):
         hints = await self._hints(state, (d1, d2), legal, 1, limit)
         best = hints[0]
         p = best.probabilities
-        info: dict[str, object] = {
-            "depth": best.ply, "eq": best.equity, "pwin": p.win, "pgammon": p.win_gammon,
-            "pbg": p.win_backgammon, "plose_gammon": p.lose_gammon, "plose_bg": p.lose_backgammon,
-            "pv": str(best.play),
-        }
+        info: dict[str, object] = {"depth": best.ply, "eq": best.equity, "pv": str(best.play)}
+        if p is not None:  # GNU Backgammon evaluates every play it ranks; said only when it did
+            info.update(pwin=p.win, pgammon=p.win_gammon, pbg=p.win_backgammon, plose_gammon=p.lose_gammon,
+                        plose_bg=p.lose_backgammon)
         return PlayResult(best.play, info)
 
     async def analyse(self, position: GameState | Position, dice: tuple[int, int] | None = None,
