@@ -206,6 +206,9 @@ class _Spoiled(Exception):
         super().__init__(str(error))
         self.job, self.error = job, error
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.job, self.error))
+
 
 def _retryable(error: DBAPIError) -> bool:
     return getattr(error.orig, "sqlstate", None) in _RETRY_STATES
