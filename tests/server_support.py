@@ -38,6 +38,28 @@ def postgres_available() -> str | None:
         return f"no PostgreSQL at {PG_ADMIN}: {str(error).strip().splitlines()[0]}"
 
 
+def redis_available() -> str | None:
+    """None when Redis answers, else why not."""
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_timeout=5).ping()
+        return None
+    except redis.RedisError as error:
+        return f"no Redis at {REDIS}: {error}"
+
+
+def wait_for(condition: Any, what: str, timeout: float = 120.0) -> Any:
+    """``condition()``'s first true value, asked again and again: an answer must come, not come fast."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"no {what} within {timeout} s")
+
+
 def need(reason: str | None) -> None:
     if reason is None:
         return

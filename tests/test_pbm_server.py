@@ -29,7 +29,7 @@ from gammon.server.pbm.board_text import draw
 from gammon.server.pbm.language import MailCommandError, parse
 from gammon.server.pbm.mail import commands_of
 from gammon.state import GameState
-from server_support import Client, ServerProcess, database, play_out
+from server_support import Client, ServerProcess, database, play_out, wait_for
 
 # The seed's initial board (../shared/seeds/002), trailing blanks dropped.
 SEED_BOARD = """\
@@ -412,14 +412,7 @@ def _body(message) -> str:
     return message.get_body(preferencelist=("plain",)).get_content()
 
 
-def _wait(condition, what: str, timeout: float = 120.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"no {what} within {timeout} s")
+_wait = wait_for
 
 
 def _code(sink: Sink, address: str) -> str:

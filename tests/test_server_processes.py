@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from server_support import REDIS, Client, ServerProcess, choose, database, need, play_out
+from server_support import REDIS, Client, ServerProcess, choose, database, need, play_out, redis_available
 
 
 def _events(events):
@@ -117,12 +117,7 @@ def test_of_two_conflicting_submissions_exactly_one_applies(kind, tmp_path):
 def test_two_servers_on_one_postgresql_serve_the_same_match_live_through_redis(tmp_path):
     import redis
 
-    try:
-        redis.Redis.from_url(REDIS, socket_timeout=5).ping()
-        reason = None
-    except redis.RedisError as error:
-        reason = f"no Redis at {REDIS}: {error}"
-    need(reason)
+    need(redis_available())
     from websockets.sync.client import connect
 
     with database("postgresql", tmp_path) as url:

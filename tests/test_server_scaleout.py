@@ -18,28 +18,14 @@ import time
 import httpx
 import pytest
 
-from server_support import GAMMON, REDIS, Client, ServerProcess, database, need
+from server_support import GAMMON, REDIS, Client, ServerProcess, database, need, redis_available, wait_for
 
 
 def _redis_or_skip() -> None:
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS, socket_timeout=5).ping()
-        reason = None
-    except redis.RedisError as error:
-        reason = f"no Redis at {REDIS}: {error}"
-    need(reason)
+    need(redis_available())
 
 
-def _wait(condition, what: str, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"no {what} within {timeout} s")
+_wait = wait_for
 
 
 def test_three_servers_started_at_once_on_a_new_database_all_come_up(tmp_path) -> None:
