@@ -39,6 +39,9 @@ def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, t
             while True:
                 state = alice.match(match, history=True)
                 assert _events(state["history"])[:len(acknowledged)] == acknowledged
+                # what a reader was shown is durable too: an action whose answer a kill cut off may have
+                # landed, and from now on it must survive every later kill as the acknowledged ones do
+                acknowledged = _events(state["history"])
                 if state["status"] != "playing":
                     break
                 mover = players[state["players"][state["to_act"]]]
