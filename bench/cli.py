@@ -63,7 +63,8 @@ def commands(folder: Path) -> list[tuple[str, list[str], float | None]]:
         ("gammon show", [*gammon, "show", POSITION], 0.25),
         ("gammon moves 3 1", [*gammon, "moves", POSITION, "3", "1"], 0.6),
         ("gammon hint (pubeval, 0-ply)", [*gammon, "hint", POSITION, "3", "1", "--player", "pubeval"], None),
-        ("gammon bearoff query", [*gammon, "bearoff", "query", *"3 3 3 3 3 0 2 2 3 3 3 2".split()], None),
+        ("gammon bearoff query",
+         [*gammon, "bearoff", "query", *["3", "3", "3", "3", "3", "0", "2", "2", "3", "3", "3", "2"]], None),
         ("python -c 'import numba'", [sys.executable, "-c", "import numba"], None),
         ("numba, 1 cached call", [sys.executable, str(floor)], None),
     ]

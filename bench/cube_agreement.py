@@ -114,8 +114,9 @@ def main() -> None:
     for plies in args.plies:
         player = load_player(f"{args.player}:{plies}")
         start = time.perf_counter()
-        counts, wrong = measure(lambda state, _: player.cube_decision(state.position.array(),
-                                                                      CubeContext.from_state(state)), positions)
+        counts, wrong = measure(lambda state, _, player=player: player.cube_decision(state.position.array(),
+                                                                                    CubeContext.from_state(state)),
+                                positions)
         report(player.name if plies else f"{args.player}:0", counts, time.perf_counter() - start, decisions)
         for row in wrong[: args.show]:
             print("   ", row)

@@ -39,7 +39,7 @@ from gammon.nn.network import Network
 from gammon.train.phases import self_play_positions, straggler
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vs_gnubg import to_gnubg  # noqa: E402
+from vs_gnubg import to_gnubg
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "vectors" / "corpus.txt"

@@ -52,7 +52,7 @@ def main() -> None:
     print(f"corpus: {args.corpus} ({count} positions and rolls)")
 
     def gammon_batch() -> None:
-        boards, status = position_id.decode_batch(texts)
+        boards, _status = position_id.decode_batch(texts)
         movegen.generate_batch(boards, dice)
 
     gammon_batch()  # compile (or load the cached compilation)
@@ -96,7 +96,8 @@ def main() -> None:
     def show(rate: float | None) -> str:
         return "n/a" if rate is None else f"{rate:.0f}"
 
-    print(f"movegen positions/s: gammon={show(rates['gammon'])} gnubg_nn={show(rates['gnubg_nn'])} bgsage={show(rates['bgsage'])}")
+    print(f"movegen positions/s: gammon={show(rates['gammon'])} gnubg_nn={show(rates['gnubg_nn'])} "
+          f"bgsage={show(rates['bgsage'])}")
 
 
 if __name__ == "__main__":

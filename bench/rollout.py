@@ -38,7 +38,7 @@ from gammon.players import load_player
 from gammon.rollout import rollout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from rollout_reference import ReferenceRoller  # noqa: E402  (the old loop lives with the tests)
+from rollout_reference import ReferenceRoller
 
 
 def main() -> None:

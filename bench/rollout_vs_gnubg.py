@@ -43,7 +43,7 @@ from gammon.rollout.trial import Roller
 from gammon.workers import Workers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vs_gnubg import GnubgChooser  # noqa: E402
+from vs_gnubg import GnubgChooser
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "corpus.txt"
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"

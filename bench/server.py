@@ -122,7 +122,7 @@ class Table:
         self.rng = random.Random(number)
 
     def new_match(self, stop: float) -> None:
-        (first, api_a), (second, api_b) = self.players.items()
+        (_first, api_a), (second, api_b) = self.players.items()
         status, made = api_a.call("POST", "/api/matches", {"opponent": second, "length": 3})
         assert status == 201, made
         status, state = api_b.call("POST", f"/api/matches/{made['id']}/accept", None)
@@ -178,7 +178,7 @@ def against_bot(port: int, number: int, stop: float, latencies: list[float]) -> 
             time.sleep(0.005)
             continue
         started = time.perf_counter()
-        status, answer = api.call("POST", f"/api/matches/{match}/actions",
+        status, _answer = api.call("POST", f"/api/matches/{match}/actions",
                                   {"version": state["version"], **choose(state, rng)})
         if status == 200:
             latencies.append(time.perf_counter() - started)
@@ -189,6 +189,7 @@ def watch(port: int, matches: list[int], watchers: int, seconds: float, out: Any
     import asyncio
 
     from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
 
     async def one(match: int, results: list) -> None:
         heard: list[int] = []
@@ -199,10 +200,10 @@ def watch(port: int, matches: list[int], watchers: int, seconds: float, out: Any
                 while time.monotonic() < deadline:
                     try:
                         message = await asyncio.wait_for(stream.recv(), max(0.1, deadline - time.monotonic()))
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         break
                     heard.append(json.loads(message)["seq"])
-        except Exception as error:  # a refused or dropped stream is a failure the report shows
+        except (OSError, TimeoutError, WebSocketException) as error:  # a refused or dropped stream: the report shows it
             results.append((match, heard, f"{type(error).__name__}: {error}"))
             return
         results.append((match, heard, None))

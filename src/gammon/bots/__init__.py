@@ -23,14 +23,14 @@ from .search import MAX_PLY, Analysis, MoveFilter, Search
 from .simple import SimpleEvaluator, SimpleWeights
 
 __all__ = [
+    "LEVELS",
+    "MAX_PLY",
     "Analysis",
     "Bot",
     "CompositeEvaluator",
     "CubefulAnalysis",
     "CubefulSearch",
     "Evaluator",
-    "LEVELS",
-    "MAX_PLY",
     "MoveFilter",
     "PubevalEvaluator",
     "RandomEvaluator",

@@ -112,7 +112,7 @@ def _at(board, point, side):
 def _structure(board, side, w):
     """Blocks minus blots of one side, while contact lasts."""
     opponent_back = 25  # the rearmost opposing checker in this side's numbering (0 = its bar)
-    for point in range(0, 25):
+    for point in range(25):
         if _at(board, point, side) < 0:
             opponent_back = point
             break
@@ -147,7 +147,7 @@ def simple_score(board, w):
         if board[point] > 0:
             ours += point * board[point]
             our_off -= board[point]
-    for point in range(0, 25):
+    for point in range(25):
         if board[point] < 0:
             theirs += (25 - point) * -board[point]
             their_off += board[point]

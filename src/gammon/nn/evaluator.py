@@ -43,7 +43,8 @@ def load_network(path: str | Path | None = None) -> Network:
         return _load(str(default_weights_path()))
     except NetworkFileError as error:
         if os.environ.get(ENVIRONMENT):
-            raise NetworkFileError(f"{error}; it is named by {ENVIRONMENT}: fix it, or unset it for the shipped weights") from None
+            raise NetworkFileError(f"{error}; it is named by {ENVIRONMENT}: "
+                                   "fix it, or unset it for the shipped weights") from None
         raise
 
 

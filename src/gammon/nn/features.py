@@ -358,7 +358,7 @@ def _encode_side(view, out, base, extras, extras3):
     out[extras + ENTER] = closed * closed / 36.0
     # The opponent's rearmost checker, in this side's numbering (its bar is point 0).
     rearmost = 25
-    for p in range(0, 25):
+    for p in range(25):
         if view[p] < 0:
             rearmost = p
             break

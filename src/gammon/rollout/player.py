@@ -95,7 +95,7 @@ class RolloutPlayer:
         return self.ranked(position.array(), d1, d2, context)[0]
 
     def choose_board(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None = None) -> np.ndarray:
-        hints, order = self.ranked(np.ascontiguousarray(board, np.int8), d1, d2, context)
+        _hints, order = self.ranked(np.ascontiguousarray(board, np.int8), d1, d2, context)
         children, _, _ = movegen.generate(np.ascontiguousarray(board, np.int8), d1, d2)
         return children[order[0]]
 

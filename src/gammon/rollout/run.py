@@ -233,9 +233,9 @@ def rollout(
             blocks.append(block)
             if bar is not None:
                 bar.update(block.shape[0])
-            if se is not None and sum(b.shape[0] for b in blocks) < trials:
-                if RolloutResult.from_samples(np.concatenate(blocks)).main_error < se:
-                    break
+            if (se is not None and sum(b.shape[0] for b in blocks) < trials
+                    and RolloutResult.from_samples(np.concatenate(blocks)).main_error < se):
+                break
         if isinstance(results, Iterator) and hasattr(results, "close"):
             results.close()  # a Ray run cancels the blocks still queued
     finally:

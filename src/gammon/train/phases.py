@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import movegen
-from ..bots.evaluator import BEAROFF, CONTACT, RACE
+from ..bots.evaluator import CONTACT, RACE
 from ..nn.network import CRASHED_NET, NET_NAMES, RACE_NET, Network, net_of
 from ..players import load_player
 from ..rollout.run import consistent
@@ -163,7 +163,7 @@ def positions(network: Network, kind: str, count: int, seed: int, chunk: int) ->
     rng = np.random.default_rng([seed, chunk])
     boards: list[np.ndarray] = []
     for which, share in MIX[kind]:
-        boards.extend(self_play_positions(network, which, int(round(share * count)), seed, 1_000_000 * (chunk + 1)))
+        boards.extend(self_play_positions(network, which, round(share * count), seed, 1_000_000 * (chunk + 1)))
     drawn = random_race if kind == "race" else random_late_hit
     boards.extend(drawn(rng) for _ in range(count - len(boards)))
     order = rng.permutation(len(boards))
