@@ -1,20 +1,8 @@
 """The rollout trial as it was before it was compiled: a Python loop per turn, kept only to test the
 compiled trial (:mod:`gammon.rollout.kernel`) against it, trial by trial.
 
-One rollout trial: a game played out from a position by a bot, its luck measured as it goes.
-
-A trial plays the position to the end (or to a truncation) with a :class:`~gammon.bots.Bot`'s
-plays and, cubeful, its cube decisions. Variance reduction is GNU Backgammon's luck
-adjustment: before each roll the evaluator values the best 0-ply play of each of the 21
-rolls; the luck of the roll that came is its value less the rolls' average, and the trial's
-result is the game's outcome less the luck of every roll. Luck averages zero over the dice,
-so the mean is unchanged and most of the noise of the dice cancels.
-
-Dice are quasi-random: trial ``k`` opens with roll ``k % 36`` of :data:`ORDERED_ROLLS`, and
-its second roll is chosen so that every 36 consecutive trials see each second roll once
-and every 1,296 see each pair of rolls once (a Latin square). Later rolls come from the
-seeded stream ``(seed, k)`` (:class:`~gammon.dice.DiceStream`), so a trial depends on the
-seed and its number only, not on the worker that plays it.
+What a trial is (its luck adjustment and quasi-random dice) is told once, in
+:mod:`gammon.rollout.trial`.
 """
 
 from __future__ import annotations
