@@ -46,9 +46,9 @@ LAYERS = {
     "engine_server": 7,
     "conformance": 7,
     "analysis": 7,
-    "server": 7,
-    "cli": 8,
-    "__main__": 9,
+    "server": 8,  # hosts the analysis of finished matches (gammon.analysis)
+    "cli": 9,
+    "__main__": 10,
 }
 
 
@@ -327,8 +327,8 @@ SERVER_LAYERS = {
     "writer": 3,
     "matches": 4,
     "accounts": 5, "notify": 5, "profiles": 5, "board": 5,
-    "seats": 6,
-    "pbm": 7,
+    "seats": 6, "analyses": 6,
+    "pbm": 7, "warmup": 7,
     "runtime": 8,
     "routes": 9,
     "app": 10,

@@ -15,7 +15,7 @@ _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 td, th { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
+th:first-child, td:first-child, th[scope=row] { text-align: left; }
 section.move { display: flex; gap: 1.5em; border-top: 1px solid #ddd; padding: 0.8em 0; }
 .blunder { color: #b00; font-weight: bold; } .error { color: #d60; } .doubtful { color: #a80; }
 """
@@ -55,11 +55,11 @@ def _summary(analysis: Analysis) -> str:
             ("Rating", "rating", "{}"), ("Luck (EMG)", "luck", "{:+.3f}"), (f"Result ({unit})", "result", "{:+.3f}"),
             (f"Luck-adjusted result ({unit})", "luck_adjusted", "{:+.3f}")]
     sides = (analysis.players[Color.WHITE], analysis.players[Color.BLACK])
-    head = "".join(f"<th>{escape(s.name)}</th>" for s in sides)
+    head = "".join(f'<th scope="col">{escape(s.name)}</th>' for s in sides)
     body = "".join(
-        f"<tr><td>{label}</td>" + "".join(f"<td>{escape(form.format(getattr(s, key)))}</td>" for s in sides) + "</tr>"
-        for label, key, form in rows)
-    return f"<table><tr><th></th>{head}</tr>{body}</table>"
+        f'<tr><th scope="row">{label}</th>' + "".join(f"<td>{escape(form.format(getattr(s, key)))}</td>" for s in sides)
+        + "</tr>" for label, key, form in rows)
+    return f'<table><tr><th scope="col">Statistic</th>{head}</tr>{body}</table>'
 
 
 def course_svg(analysis: Analysis, width: int = 800, height: int = 240) -> str:
@@ -111,13 +111,14 @@ def _move(number: int, decision: Decision, length: int) -> str:
         heading = f"Game {decision.game}, move {decision.move}: {escape(decision.player)} ({side}) rolls {dice[0]}-{dice[1]}"
         options = "".join(f"<tr><td>{escape(text)}</td><td>{equity:+.3f}</td><td>{equity - decision.options[0][1]:+.3f}</td></tr>"
                           for text, equity in decision.options)
-        table = f"<table><tr><th>Best plays</th><th>Equity</th><th>Loss</th></tr>{options}</table>"
+        table = ('<table><tr><th scope="col">Best plays</th><th scope="col">Equity</th><th scope="col">Loss</th></tr>'
+                 f"{options}</table>")
         what = f"Played <b>{escape(decision.played)}</b>" + (" (forced)" if decision.forced else "")
         board = board_svg(state, play=decision.play, size=360, id_prefix=f"m{number}-")
     else:
         heading = f"Game {decision.game}, move {decision.move}: {escape(decision.player)} ({side}), cube decision"
         options = "".join(f"<tr><td>{escape(text)}</td><td>{equity:+.3f}</td></tr>" for text, equity in decision.options)
-        table = f"<table><tr><th>Cube action</th><th>Equity</th></tr>{options}</table>"
+        table = f'<table><tr><th scope="col">Cube action</th><th scope="col">Equity</th></tr>{options}</table>'
         what = f"<b>{escape(decision.played)}</b> (best: {escape(decision.best)})"
         board = board_svg(state, size=360, id_prefix=f"m{number}-")
     verdict = f"error {decision.error:.3f}" + (f" — {mark}" if mark else "")

@@ -39,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="offer an external engine as a bot too (gnubg:0, ubgi:CMD); repeatable")
     serve.add_argument("--hint-player", default=None, metavar="PLAYER",
                        help="who answers hints and cube hints where a match allows them (default nn:2)")
+    serve.add_argument("--analysis-player", default=None, metavar="PLAYER",
+                       help="who judges a finished match analysed on the server (default nn:0)")
     serve.add_argument("--bot-workers", type=int, metavar="N", help="processes thinking for bots (default: cores, at most 2)")
     serve.add_argument("--pbm-port", type=int, metavar="N",
                        help="also take play-by-mail commands on a line port: one a line, answers end with '.'")
@@ -76,7 +78,8 @@ def _serve(args: argparse.Namespace) -> int:
             bot_workers=args.bot_workers, pbm_port=args.pbm_port, smtp_port=args.smtp_port, smtp_relay=args.smtp_relay,
             mail_from=args.mail_from, public_url=args.public_url,
             external_bots=tuple(str(parse_player(name)) for name in args.bot) if args.bot else None,
-            hint_player=str(parse_player(args.hint_player)) if args.hint_player else None)
+            hint_player=str(parse_player(args.hint_player)) if args.hint_player else None,
+            analysis_player=str(parse_player(args.analysis_player)) if args.analysis_player else None)
     except ServerConfigError as error:
         print(f"gammon serve: {error}", file=sys.stderr)
         return 2
@@ -114,6 +117,9 @@ def _serve(args: argparse.Namespace) -> int:
                                                 "pbm_port": ports.get("--pbm-port"), "smtp_port": ports.get("--smtp-port"),
                                                 "migrate": False})
     os.environ.update(settings.environment())  # worker processes (and the connection guard) read the same
+    from ..server.warmup import announce, offered
+
+    announce(offered(settings.hint_player, settings.external_bots))  # before the address: ready when it is said
     print(f"gammon serve: http://{settings.host}:{settings.port}/ (database {where}"
           + (f", {settings.workers} processes" if settings.workers > 1 else "") + ")", flush=True)
     if settings.pbm_port:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Table,
     Text,
@@ -186,6 +187,27 @@ class RatingChange(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
 
 
+class AnalysisRow(Base):
+    """A match judged after it ended (or an uploaded ``.mat`` record), in the bots' worker pool:
+    queued, running, then done (the results, and the HTML report zlib-compressed) or failed."""
+
+    __tablename__ = "analyses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), unique=True)
+    requested_by: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # queued, running, done, failed
+    analyst: Mapped[str] = mapped_column(String(300))
+    record: Mapped[str] = mapped_column(Text)  # the .mat text judged
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    html: Mapped[bytes | None] = mapped_column(LargeBinary)
+    error: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    started: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    finished: Mapped[dt.datetime | None] = mapped_column(DateTime)
+
+
 USERS = cast(Table, User.__table__)  # the tables as Core sees them (the queries use these)
 SESSIONS = cast(Table, Session.__table__)
 DEVICES = cast(Table, Device.__table__)
@@ -194,3 +216,4 @@ COMMITMENTS = cast(Table, Commitment.__table__)
 MATCHES = cast(Table, MatchRow.__table__)
 EVENTS = cast(Table, Event.__table__)
 RATING_CHANGES = cast(Table, RatingChange.__table__)
+ANALYSES = cast(Table, AnalysisRow.__table__)

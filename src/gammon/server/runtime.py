@@ -18,6 +18,7 @@ from typing import Any
 
 from ..workers import Workers, available_cores
 from .accounts import Accounts, Passwords
+from .analyses import Analyses
 from .database import Readers, migrate, open_database
 from .limits import Buckets
 from .matches.live import LiveMatch
@@ -29,6 +30,7 @@ from .pbm.line_server import serve_lines
 from .pbm.mail import Mailer, Relay, serve_mail
 from .seats import BotSeats
 from .settings import Settings
+from .warmup import offered, prepare, prepare_worker
 from .writer import Writer
 
 log = logging.getLogger("gammon.server")
@@ -72,9 +74,16 @@ class Runtime:
         self.broadcaster = Broadcaster(self._read_events, redis_url=settings.redis_url, postgres=postgres,
                                        on_note=self.service.forget)
         await self.broadcaster.start()
-        self.workers = Workers(settings.bot_workers or min(2, available_cores()))
+        bots = offered(settings.hint_player, settings.external_bots)
+        await asyncio.to_thread(prepare, bots)  # before the workers fork, so they inherit it (see .warmup)
+        self.workers = Workers(settings.bot_workers or min(2, available_cores()), initializer=prepare_worker,
+                               initargs=(bots,))
         self.seats = BotSeats(self.service, self.workers)
         self.seats.start()
+        self.analyses = Analyses(self.readers, self.writer, self.workers, self.service,
+                                 analyst=settings.analysis_player, per_hour=limits.analyses_per_user,
+                                 single_process=dialect == "sqlite")
+        self.analyses.start()
         if settings.smtp_relay:
             self.mailer = Mailer(Relay.parse(settings.smtp_relay, settings.mail_from), self.readers,
                                  limits.mails_per_address, lambda live: report(self, live))
@@ -93,6 +102,7 @@ class Runtime:
         for task in list(self.tasks):
             task.cancel()
         await self.seats.stop()
+        await self.analyses.stop()
         await self.broadcaster.stop()
         if self.mailer is not None:
             await self.mailer.stop()

@@ -47,6 +47,8 @@ class Limits:
     challenges_per_user: int = _setting("LIMIT_CHALLENGES", "invitations one person may send per hour", 30)
     mails_per_address: int = _setting("LIMIT_MAILS", "mails sent to one confirmed address per hour "
                                       "(an unconfirmed one gets at most 3 codes an hour)", 60)
+    analyses_per_user: int = _setting("LIMIT_ANALYSES", "analyses one person may ask for per hour (of a match or an "
+                                      "uploaded record)", 10)
     hash_workers: int = _setting("LIMIT_HASH_WORKERS", "password hashes computed at once", 2)
     hash_queue: int = _setting("LIMIT_HASH_QUEUE", "password hashes waiting before log-ins are refused (503)", 64)
     write_queue: int = _setting("LIMIT_WRITE_QUEUE", "writes waiting for the database before requests are refused (503)",
@@ -74,6 +76,8 @@ class Settings:
     bot_workers: int | None = _setting("BOT_WORKERS", "processes thinking for bots (default: cores, at most 2)")
     external_bots: tuple[str, ...] = _setting("BOTS", "external engines offered as bots, comma-separated (gnubg:0)", ())
     hint_player: str = _setting("HINT_PLAYER", "who answers hints where a match allows them", DEFAULT_HINT_PLAYER)
+    analysis_player: str = _setting("ANALYSIS_PLAYER", "who judges a match analysed after it ends, NAME[:PLY] (the net "
+                                    "at 0 ply: a match in seconds)", "nn:0")
     pbm_port: int | None = _setting("PBM_PORT", "the play-by-mail line port")
     smtp_port: int | None = _setting("SMTP_PORT", "the SMTP port taking commands by mail (needs GAMMON_SMTP_RELAY)")
     smtp_relay: str | None = _setting("SMTP_RELAY", "HOST:PORT that mails are sent through")
