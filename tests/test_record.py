@@ -18,6 +18,7 @@ from gammon.errors import GammonError
 from gammon.match import Action, ActionKind
 from gammon.record import MatchRecord, RecordError, Rules
 from gammon.state import GameStatus, Resignation
+from gammon.variant import Variant
 
 RECORDS = Path(__file__).parent / "records"
 GNUBG_FILES = sorted(RECORDS.glob("*.mat")) + sorted(RECORDS.glob("*.sgf"))
@@ -172,7 +173,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
 def play_random(rng: random.Random, length: int, steps: int, *, rules: Rules = Rules()) -> Match:  # noqa: B008 - frozen
     """A match played by random dice and random choices among everything the referee allows."""
     match = Match(length, crawford=rules.crawford, jacoby=rules.jacoby, beavers=rules.beavers,
-                  cube_limit=rules.cube_limit)
+                  cube_limit=rules.cube_limit, variant=rules.variant)
     for _ in range(steps):
         if match.is_over:
             break
@@ -228,9 +229,11 @@ def _unordered(history: list[Action]) -> list[tuple]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), length=st.sampled_from([0, 1, 3, 5, 7]), steps=st.integers(0, 400),
-       jacoby=st.booleans(), beavers=st.booleans())
-def test_random_matches_read_back_identical(seed: int, length: int, steps: int, jacoby: bool, beavers: bool) -> None:
-    rules = Rules(crawford=length > 0, jacoby=jacoby and length == 0, beavers=beavers and length == 0)
+       jacoby=st.booleans(), beavers=st.booleans(), nackgammon=st.booleans(), two_move_doubles=st.booleans())
+def test_random_matches_read_back_identical(seed: int, length: int, steps: int, jacoby: bool, beavers: bool,
+                                            nackgammon: bool, two_move_doubles: bool) -> None:
+    rules = Rules(crawford=length > 0, jacoby=jacoby and length == 0, beavers=beavers and length == 0,
+                  variant=Variant(nackgammon, two_move_doubles))
     match = play_random(random.Random(seed), length, steps, rules=rules)
     record = MatchRecord.from_match(match, white="Alice Smith", black="bob", event="Test", date="2026-11-23")
     for suffix in (".mat", ".sgf"):
@@ -248,6 +251,7 @@ def test_random_matches_read_back_identical(seed: int, length: int, steps: int, 
     assert _results(sgf) == _results(record)
     # .mat does not write resignations that do not end a game; everything else survives.
     mat = MatchRecord.from_mat(record.mat())
+    assert mat.rules.variant == record.rules.variant == rules.variant  # a variant's games replay under its rules
     kept = [a for a in mat.history() if a.kind not in (ActionKind.RESIGN, ActionKind.ACCEPT, ActionKind.REJECT)]
     assert kept == [a for a in _written(record.history())
                     if a.kind not in (ActionKind.RESIGN, ActionKind.ACCEPT, ActionKind.REJECT)]
@@ -387,3 +391,19 @@ def test_record_starting_at_a_score(crawford: bool) -> None:
     assert record.games[0].crawford == crawford and record.games[0].score == (4, 2)
     assert MatchRecord.from_mat(record.mat()) == record
     assert MatchRecord.from_sgf(record.sgf()) == record
+
+
+@pytest.mark.parametrize("text, variant", [
+    ("Nackgammon", Variant(nackgammon=True)), ("Backgammon, two-move doubles", Variant(two_move_doubles=True)),
+    ("nackgammon, Two-Move Doubles", Variant(True, True)), ("Standard", Variant()), ("Backgammon", Variant())])
+def test_the_variation_header_names_the_rules(text: str, variant: Variant) -> None:
+    assert MatchRecord.from_mat(_mat_with_header(f'; [Variation "{text}"]')).rules.variant == variant
+
+
+def test_an_unknown_variation_is_named() -> None:
+    with pytest.raises(RecordError, match=r"\[Variation\].*Hypergammon"):
+        MatchRecord.from_mat(_mat_with_header('; [Variation "Hypergammon"]'))
+
+
+def _mat_with_header(header: str) -> str:
+    return f"{header}\n\n 1 point match\n\n Game 1\n bob : 0                      alice : 0\n"

@@ -160,9 +160,10 @@ class ModeChanged(MatchEvent):
 
 @dataclass(frozen=True, slots=True)
 class TimedOut(MatchEvent):
-    """``color`` ran out of time or left: the match ends by the host's rule."""
+    """``color`` ran out of time (``left``: stayed away past the host's limit): the match ends by the host's rule."""
 
     kind: ClassVar[EventKind] = EventKind.TIMEOUT
+    left: bool = False
 
 
 # -- the game ---------------------------------------------------------------------------------

@@ -133,6 +133,8 @@ class Narrator:
         if isinstance(event, ModeChanged):
             return f"{self._does(color, 'turn')} {event.mode} mode {'on' if event.on else 'off'}."
         if isinstance(event, TimedOut):
+            if event.left:
+                return f"{self._does(color, 'stay')} away too long."
             return f"{self._does(color, 'run')} out of time."
         if isinstance(event, OpeningRolled):
             high, low = event.dice

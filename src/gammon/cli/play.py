@@ -179,8 +179,8 @@ def _wait_until_accepted(server: ServerClient, match_id: int) -> None:
             events = server.events(match_id, after, 30.0)
             after = max([after, *(e["seq"] for e in events)])
             view = server.match(match_id)
-    if view["status"] == "declined":
-        raise TableError(f"match {match_id} was declined")
+    if view["status"] != "playing":
+        raise TableError(f"match {match_id} was {view['status']}")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -156,7 +156,7 @@ class RemoteTable(Table):
 
     @property
     def finished(self) -> bool:
-        return self.status in ("finished", "declined") or self.match.is_over
+        return self.status in ("finished", "declined", "withdrawn", "expired") or self.match.is_over
 
     def _update(self, view: dict[str, Any]) -> None:
         self.version, self.status = view["version"], view["status"]

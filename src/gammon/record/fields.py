@@ -14,6 +14,7 @@ from typing import Protocol
 from ..errors import GammonError
 from ..match import Action, ActionKind, GameResult
 from ..position import Color
+from ..variant import STANDARD, Variant
 
 __all__ = ["GameInput", "GameRecord", "Properties", "RecordError", "RecordFields", "RecordView", "Rules", "beavered"]
 
@@ -36,12 +37,31 @@ class RecordError(GammonError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rules a match was played under (Jacoby and beavers are money-play options)."""
+    """The rules a match was played under (Jacoby and beavers are money-play options; the
+    ``variant``, nackgammon's start or two-move doubles, as :class:`~gammon.variant.Variant` says)."""
 
     crawford: bool = True
     jacoby: bool = False
     beavers: bool = False
     cube_limit: int | None = None
+    variant: Variant = STANDARD
+
+
+def variation(variant: Variant) -> str:
+    """The variant as a record's header names it: GNU Backgammon's ``Nackgammon``, and gammon's
+    own words for two-move doubles (``Backgammon, two-move doubles``)."""
+    name = "Nackgammon" if variant.nackgammon else "Backgammon"
+    return f"{name}, two-move doubles" if variant.two_move_doubles else name
+
+
+def variant_of(text: str, where: str) -> Variant:
+    """The variant a record's header names (:func:`variation`'s words; ``Standard`` too)."""
+    words = [word.strip().lower() for word in text.split(",")]
+    if words[0] not in ("backgammon", "standard", "nackgammon") or \
+            any(word != "two-move doubles" for word in words[1:]) or len(words) > 2:
+        raise RecordError(where, f"expected \"Backgammon\" or \"Nackgammon\" (with \", two-move doubles\"), "
+                                 f"found {text!r}")
+    return Variant(nackgammon=words[0] == "nackgammon", two_move_doubles=len(words) == 2)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,13 @@ game that ends unfinished with a ``Wins`` line was resigned, and is read back so
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..match import Action, ActionKind
 from ..position import Color
-from .fields import RecordError, RecordFields, RecordView, Rules, beavered
+from ..variant import STANDARD
+from .fields import RecordError, RecordFields, RecordView, Rules, beavered, variant_of, variation
 
 __all__ = ["read_mat", "write_mat"]
 
@@ -22,7 +24,7 @@ __all__ = ["read_mat", "write_mat"]
 #: annotator is the "Transcriber"; the comment is written as plain ``; `` lines after the tags).
 TAGS = {"site": "Site", "event": "Event", "round": "Round", "date": "EventDate", "annotator": "Transcriber"}
 _READ_TAGS = {**{tag.lower(): key for key, tag in TAGS.items()}, "annotator": "annotator"}
-_RULE_TAGS = ("Crawford", "Jacoby", "Beaver", "CubeLimit")
+_RULE_TAGS = ("Crawford", "Jacoby", "Beaver", "CubeLimit", "Variation")
 _COLUMN = 28  # width of black's column, as GNU Backgammon pads it
 _HEADER = re.compile(r";\s*\[\s*([^\s\"\]]+)\s+\"(.*)\"\s*\]\s*")
 _LENGTH = re.compile(r"\s*(\d+)\s+point\s+match\s*", re.IGNORECASE)
@@ -117,10 +119,10 @@ def read_mat(text: str) -> list[RecordFields]:
     parsed = _rules(rules, length)
     if "Beaver" not in rules and any(isinstance(a, Action) and a.kind == ActionKind.BEAVER
                                      for g in games for a in g.actions):
-        parsed = Rules(parsed.crawford, parsed.jacoby, True, parsed.cube_limit)  # GNU Backgammon does not say
+        parsed = dataclasses.replace(parsed, beavers=True)  # GNU Backgammon does not say
     candidates = [parsed]
     if length == 0 and "Jacoby" not in rules:
-        candidates.append(Rules(parsed.crawford, True, parsed.beavers, parsed.cube_limit))  # unsaid: try both
+        candidates.append(dataclasses.replace(parsed, jacoby=True))  # unsaid: try both
     first = scores[0] if scores else (0, 0)
     # A record that starts at a score with one side 1-away starts with the Crawford game, most
     # likely (the file cannot say): tried first, then as a game after it.
@@ -143,8 +145,10 @@ def _rules(tags: dict[str, str], length: int) -> Rules:
     limit = tags.get("CubeLimit")
     if limit is not None and not (limit.isascii() and limit.isdigit() and int(limit) > 0):
         raise RecordError("[CubeLimit]", f"expected a cube value such as \"64\", found {limit!r}")
+    named = tags.get("Variation")
+    variant = variant_of(named, "[Variation]") if named is not None else STANDARD
     return Rules(on("Crawford", length > 0), on("Jacoby", False), on("Beaver", False),
-                 int(limit) if limit is not None else None)
+                 int(limit) if limit is not None else None, variant)
 
 
 def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
@@ -236,6 +240,8 @@ def write_mat(record: RecordView) -> str:
         lines.append('; [Beaver "On"]')
     if rules.cube_limit is not None:
         lines.append(f'; [CubeLimit "{rules.cube_limit}"]')
+    if not rules.variant.standard:
+        lines.append(f'; [Variation "{variation(rules.variant)}"]')
     lines.append("")  # even without headers, as GNU Backgammon
     lines += [f"; {note}".rstrip() for note in meta.get("comment", "").split("\n")] if "comment" in meta else []
     lines += [f" {record.length} point match", ""]

@@ -14,7 +14,7 @@ from ..dice import DiceSource
 from ..errors import GammonError, InvalidPositionError
 from ..match import Action, ActionKind, Match
 from ..play import BAR, OFF, Move, Play
-from ..position import Color
+from ..position import Color, Position
 from ..referee import CubeState, WinKind, points_won
 from ..state import GameState, GameStatus, Resignation
 from . import mat, sgf
@@ -45,9 +45,9 @@ class MatchRecord:
     def from_match(cls, match: Match, *, white: str, black: str, **metadata: str) -> MatchRecord:
         """The record of a match played so far (an unfinished game is kept as it stands)."""
         start = match.start
-        if start.status != GameStatus.NONE or start.position != GameState().position:
+        if start.status != GameStatus.NONE or start.position != Position.starting(match.variant):
             raise RecordError("", "a record starts at a game's opening roll; this match started from a set-up position")
-        rules = Rules(match.crawford_rule, match.jacoby, match.beavers, match.cube_limit)
+        rules = Rules(match.crawford_rule, match.jacoby, match.beavers, match.cube_limit, match.variant)
         games: list[list[Action]] = [[]]
         for action in match.history:
             if action.kind == ActionKind.NEW_GAME:
@@ -73,9 +73,9 @@ class MatchRecord:
     def start_state(self) -> GameState:
         first = self.games[0] if self.games else None
         score = first.score if first else (0, 0)
-        return GameState(match_length=self.length, score=score, crawford=bool(first and first.crawford),
-                         jacoby=self.rules.jacoby, beavers=self.rules.beavers, cube_limit=self.rules.cube_limit,
-                         status=GameStatus.NONE)
+        return GameState(position=Position.starting(self.rules.variant), match_length=self.length, score=score,
+                         crawford=bool(first and first.crawford), jacoby=self.rules.jacoby, beavers=self.rules.beavers,
+                         cube_limit=self.rules.cube_limit, status=GameStatus.NONE, variant=self.rules.variant)
 
     # -- the file formats --------------------------------------------------------------------
     @classmethod
@@ -150,8 +150,9 @@ def build(
     winner accepts. ``moves`` give the file's move number of each action, for errors.
     """
     try:
-        state = GameState(match_length=length, score=start_score, crawford=start_crawford, jacoby=rules.jacoby,
-                          beavers=rules.beavers, cube_limit=rules.cube_limit, status=GameStatus.NONE)
+        state = GameState(position=Position.starting(rules.variant), match_length=length, score=start_score,
+                          crawford=start_crawford, jacoby=rules.jacoby, beavers=rules.beavers,
+                          cube_limit=rules.cube_limit, status=GameStatus.NONE, variant=rules.variant)
     except InvalidPositionError as error:
         raise RecordError("game 1", f"cannot start at {_score_text(start_score, white, black)}: {error}") from None
     match = Match.from_state(state, crawford=rules.crawford)

@@ -14,6 +14,7 @@ which other programs skip as an unknown property.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..match import Action, ActionKind
@@ -21,6 +22,7 @@ from ..play import BAR, OFF
 from ..position import Color
 from ..referee import CubeState, WinKind, points_won
 from ..state import Resignation
+from ..variant import Variant
 from .fields import GameRecord, Properties, RecordError, RecordFields, RecordView, Rules, beavered
 
 __all__ = ["read_sgf", "write_sgf"]
@@ -145,7 +147,8 @@ def read_sgf(text: str) -> RecordFields:
         elif game_length != length:
             raise RecordError(f"game {number}", f"a {game_length}-point game in a {length}-point match")
         parts = {p.strip().lower() for value in root.get("RU", []) for p in value.split(":")}
-        game_rules = Rules(crawford="crawford" in parts, jacoby="jacoby" in parts, beavers="beaver" in parts)
+        game_rules = Rules(crawford="crawford" in parts, jacoby="jacoby" in parts, beavers="beaver" in parts,
+                           variant=Variant(nackgammon="nackgammon" in parts, two_move_doubles="twomovedoubles" in parts))
         rules = rules or game_rules
         if number == 1:
             crawford_first = "crawfordgame" in parts
@@ -164,7 +167,7 @@ def read_sgf(text: str) -> RecordFields:
                            if name not in _ROOT or (name == "AP" and values != [_AP])))
     assert names is not None and length is not None and rules is not None
     if any(isinstance(a, Action) and a.kind == ActionKind.BEAVER for _, actions, _ in games for a in actions):
-        rules = Rules(rules.crawford, rules.jacoby, True, rules.cube_limit)  # RU does not say; the play does
+        rules = dataclasses.replace(rules, beavers=True)  # RU does not say; the play does
     first = games[0][0] or (0, 0)
     return RecordFields(names[0], names[1], length, rules, games, start_score=first, start_crawford=crawford_first,
                         metadata=metadata, notes=notes, properties=props, moves=moves)
@@ -288,7 +291,9 @@ def write_sgf(record: RecordView) -> str:
                     root.append(f"{key}[{_escape(record.metadata[meta])}]")
         rules = [p for p, on in (("Crawford", record.rules.crawford and record.length > 0),
                                  ("CrawfordGame", game.crawford), ("Jacoby", record.rules.jacoby),
-                                 ("Beaver", record.rules.beavers and not beavered(record))) if on]
+                                 ("Beaver", record.rules.beavers and not beavered(record)),
+                                 ("Nackgammon", record.rules.variant.nackgammon),
+                                 ("TwoMoveDoubles", record.rules.variant.two_move_doubles)) if on]
         if rules:
             root.append(f"RU[{':'.join(rules)}]")
         if game.result is not None:

@@ -32,6 +32,45 @@ log = logging.getLogger("gammon.server")
 #: gammon's own bots, always offered; external engines (gnubg:N, ubgi:CMD) only when the operator lists them.
 DEFAULT_BOTS = ("random", "simple", "pubeval", "nn", "nn:1", "nn:2")
 BOT_PREFIX = "bot:"
+DEFAULT_BOT = "simple"  #: seed 004's default opponent
+
+
+@dataclass(frozen=True, slots=True)
+class BotChoice:
+    """A bot as the lobby offers it: its player name, what people call it, and how it plays."""
+
+    player: str
+    title: str
+    strength: str
+
+    @property
+    def name(self) -> str:
+        return BOT_PREFIX + self.player
+
+
+#: The bots the lobby offers, weakest first (any ``bot:PLAYER`` may still be challenged by name).
+BOT_CHOICES = (
+    BotChoice("random", "Random", "makes random legal moves"),
+    BotChoice("simple", "Simple", "plain rules of thumb, no look-ahead"),
+    BotChoice("nn:0:beginner", "Beginner", "gammon's net with many deliberate mistakes"),
+    BotChoice("nn:0:casual", "Casual", "gammon's net with frequent deliberate mistakes"),
+    BotChoice("nn:0:intermediate", "Intermediate", "gammon's net with some deliberate mistakes"),
+    BotChoice("pubeval", "Pubeval", "Tesauro's 1992 linear evaluation, a classic yardstick"),
+    BotChoice("nn:0:advanced", "Advanced", "gammon's net with few deliberate mistakes"),
+    BotChoice("nn", "Expert", "gammon's net at its best, no look-ahead"),
+    BotChoice("nn:1", "Master", "gammon's net looking one roll ahead"),
+    BotChoice("nn:2", "Grandmaster", "gammon's net looking two rolls ahead (thinks longer)"),
+)
+
+
+def bot_choices(external: tuple[str, ...]) -> list[BotChoice]:
+    """The lobby's bots: gammon's own, then the external engines the operator offers."""
+    more = []
+    for player in external:
+        spec = parse_player(player)
+        title = f"GNU Backgammon {spec.ply}-ply" if spec.name == "gnubg" else f"Engine {player}"
+        more.append(BotChoice(str(spec), title, "an external engine the operator runs"))
+    return [*BOT_CHOICES, *more]
 SWEEP_SECONDS = 2.0
 
 _players: dict[str, Player] = {}

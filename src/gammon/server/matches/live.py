@@ -20,9 +20,10 @@ from ...errors import GammonError
 from ...events import ActionKind, EventKind, MatchEvent
 from ...match import Action, Match
 from ...narration import Narrator
-from ...position import Color
+from ...position import Color, Position
 from ...state import GameState, GameStatus
 from .fair_dice import CommittedDice, dice_key
+from .rules import variant_of
 from .store import EventRow, MatchInfo
 
 SIDES = {Color.WHITE: "white", Color.BLACK: "black"}
@@ -63,8 +64,10 @@ def start_state(info: MatchInfo) -> GameState:
     start = info.game_start
     score = [0, 0]
     score[Color.WHITE], score[Color.BLACK] = start["white"], start["black"]
-    return GameState(match_length=info.length, score=(score[0], score[1]), crawford=start["crawford"],
-                     jacoby=info.options["jacoby"], beavers=info.options["beavers"], status=GameStatus.NONE)
+    variant = variant_of(info.options)
+    return GameState(position=Position.starting(variant), match_length=info.length, score=(score[0], score[1]),
+                     crawford=start["crawford"], jacoby=info.options["jacoby"], beavers=info.options["beavers"],
+                     status=GameStatus.NONE, variant=variant)
 
 
 def committed_dice(info: MatchInfo, drawn: int | None = None) -> CommittedDice:
@@ -84,8 +87,9 @@ def rebuild(info: MatchInfo, actions: Iterable[str]) -> LiveMatch:
 
 def replay(info: MatchInfo, rows: Iterable[EventRow]) -> Match:
     """The whole match from its first game, through the events given (a record, a replay's step)."""
-    first = GameState(match_length=info.length, jacoby=info.options["jacoby"], beavers=info.options["beavers"],
-                      status=GameStatus.NONE)
+    variant = variant_of(info.options)
+    first = GameState(position=Position.starting(variant), match_length=info.length, jacoby=info.options["jacoby"],
+                      beavers=info.options["beavers"], status=GameStatus.NONE, variant=variant)
     match = Match.from_state(first, crawford=info.options["crawford"])
     for row in rows:
         if row.action is not None:

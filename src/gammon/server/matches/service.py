@@ -37,6 +37,7 @@ from ...events import (
     MatchOver,
     ModeChanged,
     Played,
+    TimedOut,
 )
 from ...match import Action, ActionKind, Match, PlayerAction
 from ...play import Play
@@ -48,7 +49,7 @@ from ..errors import Conflict, Forbidden, NotFound, TooManyRequests, Unprocessab
 from ..limits import count_in_window
 from ..models import utcnow
 from ..writer import Writer
-from . import store
+from . import clock, store
 from .fair_dice import CommittedDice, DiceProofError, check_player_seed, commitment, new_seed, player_seed
 from .live import LiveMatch, LiveMatches, committed_dice, event_rows, rebuild, side_name, start_state, written
 from .ratings import Rated, rating_change, stakes
@@ -195,6 +196,11 @@ class MatchService:
                           length=length, options=chosen, pbm_modes=modes, challenger_confirmed=confirmed,
                           created=now, version=0, game_start=info.game_start)
             values["status"] = "playing" if match is not None else "invited"
+            rule = chosen.get("clock")
+            if rule and match is not None:
+                to_act = values.get("to_act_id")
+                side = "white" if to_act == user.id else "black" if to_act == opponent.id else None
+                values["clock"] = clock.started(rule, side, now)
             match_id = store.insert_match(connection, {key: value for key, value in values.items() if key != "id"})
             made = dataclasses.replace(info, id=match_id, status=values["status"])
             rows, digest = event_rows(events, made, 0, now, None)
@@ -235,8 +241,27 @@ class MatchService:
             raise Forbidden(f"{user.name} does not play in match {match_id}")
         if info.status != "invited":
             raise Unprocessable(f"match {match_id} is {info.status}, not an open invitation")
-        event = ChallengeDeclined(1, color, withdrawn=color == Color.WHITE)
-        return await self._save(live, None, [event], status="declined")
+        withdrawn = color == Color.WHITE
+        event = ChallengeDeclined(1, color, withdrawn=withdrawn)
+        return await self._save(live, None, [event], status="withdrawn" if withdrawn else "declined")
+
+    async def withdraw(self, user: Seat, match_id: int) -> Applied:
+        """The challenger takes an invitation back before it is answered."""
+        live = await self.current(match_id)
+        if live.info.white.id != user.id:
+            raise Forbidden(f"only {live.info.white.name}, who sent the invitation, can withdraw match {match_id}")
+        return await self.decline(user, match_id)
+
+    async def rematch(self, user: Seat, match_id: int) -> Applied:
+        """A new invitation to the same opponent, of the same length and options, after a finished match."""
+        live = await self.current(match_id)
+        info = live.info
+        if live.color_of(user.id) is None:
+            raise Forbidden(f"{user.name} does not play in match {match_id}")
+        if info.status != "finished":
+            raise Unprocessable(f"match {match_id} is {info.status}: a rematch follows a finished match")
+        opponent = info.black if info.white.id == user.id else info.white
+        return await self.challenge(user, opponent, info.length, info.options)
 
     def _start(self, info: MatchInfo) -> tuple[Match, list[MatchEvent]]:
         """The match of an accepted challenge, its first opening roll made and what follows done."""
@@ -289,10 +314,52 @@ class MatchService:
             to_act = live.match.to_act
             who = live.names[to_act] if to_act is not None else "nobody"
             raise Forbidden(f"it is {who}'s turn to act, not {user.name}'s")
+        if clock.out_of_time(info.clock, info.options.get("clock"), utcnow(), _people(info)) is not None:
+            return await self._forfeit(live, color, left=False)  # too late: the time had run out
         match = live.match.copy()
         events = list(self._apply(match, color, word, play, value))
         more, ended = self._advance(match, info)
         return await self._save(live, match, events + more, status="finished" if ended else None)
+
+    async def time_out(self, match_id: int) -> Applied | None:
+        """End the match of a player whose time has run out (None: nobody's has, or it moved on)."""
+        live = await self.current(match_id)
+        info = live.info
+        if info.status != "playing" or live.match is None:
+            return None
+        late = clock.out_of_time(info.clock, info.options.get("clock"), utcnow(), _people(info))
+        if late is None:
+            return None
+        return await self._forfeit(live, Color.WHITE if late == "white" else Color.BLACK, left=False)
+
+    async def abandon(self, match_id: int, invited_before: dt.datetime, playing_before: dt.datetime) -> Applied | None:
+        """Close an invitation unanswered since ``invited_before`` (it expires) or a match untouched
+        since ``playing_before`` (the person to act loses it); None: it moved on meanwhile."""
+        live = await self.current(match_id)
+        info = live.info
+        if info.updated > (invited_before if info.status == "invited" else playing_before):
+            return None
+        if info.status == "invited":
+            who = Color.WHITE if not info.challenger_confirmed else Color.BLACK
+            return await self._save(live, None, [TimedOut(1, who, left=True)], status="expired")
+        if info.status != "playing" or live.match is None or info.to_act_id is None:
+            return None
+        seat = info.seat(info.to_act_id)
+        if seat is None or seat.is_bot:
+            return None
+        return await self._forfeit(live, Color.WHITE if seat.id == info.white.id else Color.BLACK, left=True)
+
+    async def _forfeit(self, live: LiveMatch, loser: Color, *, left: bool) -> Applied:
+        """``loser`` ran out of time or stayed away: the other side wins the match."""
+        info = live.info
+        assert live.match is not None
+        match = live.match.copy()
+        winner = loser.other
+        score = [info.score_white, info.score_black]
+        score[0 if winner == Color.WHITE else 1] = max(score[0 if winner == Color.WHITE else 1], info.length)
+        events: list[MatchEvent] = [TimedOut(match.game_number, loser, left=left),
+                                    MatchOver(match.game_number, winner, info.length, (score[0], score[1]), 0)]
+        return await self._save(live, match, events, status="finished", score_white=score[0], score_black=score[1])
 
     async def set_mode(self, user: Seat, match_id: int, mode: str, on: bool | None = None) -> Applied:
         """Turn a player's ``greedy`` or ``manual`` mode on, off (``on`` None: toggle), and act on it at once."""
@@ -380,11 +447,19 @@ class MatchService:
         values.update(extra)
         if status is not None:
             values["status"] = status
+        winner: Color | None = None
         if status == "finished" and match is not None:
             winner = next(event.color for event in reversed(events) if isinstance(event, (GameOver, MatchOver)))
-            values.update(winner_id=info.white.id if winner == Color.WHITE else info.black.id, finished=now)
+            values.update(winner_id=info.white.id if winner == Color.WHITE else info.black.id, finished=now,
+                          to_act_id=None)
+        rule = info.options.get("clock")
+        if rule and match is not None:
+            to_act = values.get("to_act_id")
+            side = "white" if to_act == info.white.id else "black" if to_act == info.black.id else None
+            values["clock"] = clock.passed(info.clock or clock.started(rule, None, now), rule, side, now,
+                                           counted=_people(info))
         new_info = dataclasses.replace(info, **_info_values(values, match))
-        if status == "declined" or (match is None and info.status == "invited" and status is None):
+        if status in store.UNPLAYED or (match is None and info.status == "invited" and status is None):
             new_info = dataclasses.replace(new_info, to_act_id=None)
 
         def work(connection: Connection) -> LiveMatch:
@@ -392,8 +467,8 @@ class MatchService:
                 raise Conflict(f"match {info.id} has moved on from version {info.version}: reload it and act again")
             store.insert_events(connection, rows)
             final = new_info
-            if status == "finished" and match is not None:
-                final = dataclasses.replace(new_info, rated=self._settle(connection, new_info, match))
+            if winner is not None:
+                final = dataclasses.replace(new_info, rated=self._settle(connection, new_info, winner))
             self._notify(connection, info.id, new_info.next_seq - 1)
             return LiveMatch(final, match)
 
@@ -406,7 +481,7 @@ class MatchService:
             raise
         return Applied(saved, rows)
 
-    def _settle(self, connection: Connection, info: MatchInfo, match: Match) -> bool:
+    def _settle(self, connection: Connection, info: MatchInfo, winner_color: Color) -> bool:
         """The ratings after a finished match (in its write); whether it was rated."""
         if not info.length:
             return False
@@ -422,7 +497,7 @@ class MatchService:
             store.add_experience(connection, (info.white.id, info.black.id), info.length)
             store.set_match(connection, info.id, rated=False)
             return False
-        won_white = match.winner == Color.WHITE
+        won_white = winner_color == Color.WHITE
         winner, loser = (white, black) if won_white else (black, white)
         gain, loss = rating_change(winner.rating, loser.rating, winner.experience, loser.experience, info.length)
         moves = {info.white.id: white_moves, info.black.id: black_moves}
@@ -452,6 +527,11 @@ class MatchService:
         self.live.put(live)
         if self.changed is not None:
             self.changed(live, rows)
+
+
+def _people(info: MatchInfo) -> tuple[str, ...]:
+    """The sides whose time a clock counts: people's, not bots'."""
+    return tuple(side for side, seat in (("white", info.white), ("black", info.black)) if not seat.is_bot)
 
 
 def _seed(seed: object, field: str) -> str:

@@ -20,6 +20,11 @@ WHITE_USER = aliased(User, name="white_user")
 BLACK_USER = aliased(User, name="black_user")
 
 
+#: What a match's ``status`` may be: an invitation, one that ended unplayed, a match under way or over.
+STATUSES = ("invited", "declined", "withdrawn", "expired", "playing", "finished")
+UNPLAYED = ("declined", "withdrawn", "expired")  #: invitations that ended without a match
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A player of a match: their account's number and name, and whether the server plays it."""
@@ -38,7 +43,7 @@ class MatchInfo:
     white: Seat
     black: Seat
     length: int
-    options: dict[str, bool]
+    options: dict[str, Any]
     version: int
     next_seq: int
     game_number: int
@@ -60,6 +65,7 @@ class MatchInfo:
     created: dt.datetime
     updated: dt.datetime
     finished: dt.datetime | None = None
+    clock: dict[str, Any] | None = None  #: the time left, with a time control (:mod:`.clock`)
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def seat(self, user_id: int) -> Seat | None:
@@ -185,6 +191,21 @@ def gains_since(connection: Connection, since: dt.datetime, chosen: Any, limit: 
         .order_by(gained.desc(), USERS.c.name).limit(limit)).all())
 
 
+def clocked(connection: Connection) -> list[Any]:
+    """Matches under way with a time control: their number, clock and options."""
+    return list(connection.execute(
+        select(MATCHES.c.id, MATCHES.c.clock, MATCHES.c.options)
+        .where(MATCHES.c.status == "playing", MATCHES.c.clock.is_not(None))).all())
+
+
+def idle(connection: Connection, invited_before: dt.datetime, playing_before: dt.datetime) -> list[int]:
+    """Invitations unanswered since ``invited_before`` and matches untouched since ``playing_before``."""
+    return list(connection.execute(
+        select(MATCHES.c.id).where(or_(and_(MATCHES.c.status == "invited", MATCHES.c.updated < invited_before),
+                                       and_(MATCHES.c.status == "playing", MATCHES.c.updated < playing_before)))
+        .limit(500)).scalars())
+
+
 def bot_turns(connection: Connection, waiting_since: dt.datetime) -> list[int]:
     """Matches where a bot has been the side to act since before ``waiting_since``."""
     return list(connection.execute(
@@ -237,6 +258,13 @@ def ratings_of(connection: Connection, user_ids: tuple[int, int]) -> dict[int, A
     if connection.dialect.name == "postgresql":
         query = query.with_for_update()
     return {row.id: row for row in connection.execute(query)}
+
+
+def match_ratings(connection: Connection, match_id: int) -> dict[int, tuple[float, float]]:
+    """Each player's rating before and after a finished rated match (by account number)."""
+    rows = connection.execute(select(RATING_CHANGES.c.user_id, RATING_CHANGES.c.before, RATING_CHANGES.c.after)
+                              .where(RATING_CHANGES.c.match_id == match_id))
+    return {row.user_id: (float(row.before), float(row.after)) for row in rows}
 
 
 def rated_between(connection: Connection, first: int, second: int, since: dt.datetime) -> int:

@@ -12,9 +12,10 @@ from ...errors import GammonError
 from ...events import event_from_data
 from ...narration import Narrator
 from ...position import Color
+from . import clock
 from .live import LiveMatch, side_name, written
 from .rules import available_actions
-from .store import EventRow, MatchInfo
+from .store import UNPLAYED, EventRow, MatchInfo
 
 
 def narrator_for(live: LiveMatch, viewer: Color | None) -> Narrator:
@@ -32,11 +33,17 @@ def event_view(row: EventRow, narrator: Narrator) -> dict[str, Any]:
 
 
 def match_view(live: LiveMatch, viewer: Color | None = None, *, history: list[EventRow] | None = None,
-               events: list[EventRow] | None = None) -> dict[str, Any]:
+               events: list[EventRow] | None = None,
+               ratings: dict[int, tuple[float, float]] | None = None) -> dict[str, Any]:
     """The match as ``GET /api/matches/{id}`` shows it; ``history`` (events asked for) and
-    ``events`` (those an action caused) only when given."""
+    ``events`` (those an action caused) only when given; ``ratings`` (each player's rating
+    before and after, by account) once a rated match is over."""
     out = dict(live.cached("view", lambda: _state_view(live)))
     out["you"] = side_name(viewer)
+    info = live.info
+    if ratings:
+        out["ratings"] = {side: {"before": round(ratings[seat.id][0], 2), "after": round(ratings[seat.id][1], 2)}
+                          for side, seat in (("white", info.white), ("black", info.black)) if seat.id in ratings}
     narrator = narrator_for(live, viewer)
     if history is not None:
         out["history"] = [event_view(row, narrator) for row in history]
@@ -53,15 +60,16 @@ def _state_view(live: LiveMatch) -> dict[str, Any]:
         "bots": {"white": info.white.is_bot, "black": info.black.is_bot},
         "length": info.length, "options": info.options, "score": {"white": info.score_white, "black": info.score_black},
         "game": info.game_number, "version": info.version, "last_seq": info.next_seq - 1,
-        "winner": info.name_of(info.winner_id), "rated": info.rated, "crawford": False, "to_act": None, "dice": None,
+        "winner": info.name_of(info.winner_id), "rated": info.rated, "ratings": None, "crawford": False,
+        "to_act": None, "dice": None,
         "cube": {"value": 1, "owner": None, "offered": False}, "resignation": None, "gnubg_id": None, "bpn": None,
         "pips": None, "actions": [], "legal": [], "you": None,
-        "dice_proof": dice_proof(info), "digest": info.digest,
+        "dice_proof": dice_proof(info), "digest": info.digest, "clock": clock.view(info.clock, info.options.get("clock")),
     }
     match = live.match
     if match is not None:
         state = match.state
-        to_act = None if match.game_over else match.to_act
+        to_act = None if match.game_over or info.status != "playing" else match.to_act
         actions = [str(word) for word in available_actions(match)] if info.status == "playing" else []
         out.update(
             crawford=state.crawford, to_act=side_name(to_act), dice=list(state.dice) if state.dice else None,
@@ -78,7 +86,7 @@ def _state_view(live: LiveMatch) -> dict[str, Any]:
 
 def dice_proof(info: MatchInfo) -> dict[str, Any]:
     """What anyone may check the dice by: the commitment, both players' seeds, the seed once revealed."""
-    revealed = info.status in ("finished", "declined")
+    revealed = info.status == "finished" or info.status in UNPLAYED
     return {"scheme": info.dice_scheme, "commitment": info.commitment, "challenger_seed": info.challenger_seed,
             "opponent_seed": info.opponent_seed, "seed": info.seed if revealed else None}
 
@@ -87,6 +95,7 @@ def summary(info: MatchInfo) -> dict[str, Any]:
     """A match in lists: who, how long, where it stands."""
     return {"id": info.id, "status": info.status, "players": {"white": info.white.name, "black": info.black.name},
             "bots": {"white": info.white.is_bot, "black": info.black.is_bot},
-            "length": info.length, "score": {"white": info.score_white, "black": info.score_black},
+            "length": info.length, "options": info.options,
+            "score": {"white": info.score_white, "black": info.score_black},
             "winner": info.name_of(info.winner_id), "to_act": info.name_of(info.to_act_id),
             "updated": info.updated.isoformat() + "Z"}

@@ -307,7 +307,7 @@ async def report(host: Host, live: LiveMatch) -> str:
     """The board as the seed's server draws it, with the dice, cube, score, modes and whose turn it is."""
     info = live.info
     names = live.names
-    if info.status in ("invited", "declined") or live.match is None:
+    if info.status == "invited" or info.status in store.UNPLAYED or live.match is None:
         where = "waiting for " + names[Color.BLACK] + " to accept" if info.status == "invited" else info.status
         return f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to {_length(info.length)} ({where})."
     ohs = await ohs_of(host, live)

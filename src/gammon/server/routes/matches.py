@@ -17,6 +17,7 @@ from ..board import board as board_view
 from ..errors import Forbidden, NotFound, Unprocessable
 from ..matches import store
 from ..matches.live import LiveMatch, replay
+from ..matches.rules import MAX_DELAY, MAX_RESERVE
 from ..matches.service import Applied
 from ..matches.store import EventRow, Seat
 from ..matches.views import match_view, summary
@@ -28,6 +29,11 @@ router = APIRouter(tags=["matches"])
 HISTORY_LIMIT = 5000  #: events in one answer at most; ask again with ?after= for more
 
 
+class TimeControl(Body):
+    delay: int = Field(ge=0, le=MAX_DELAY, description="seconds each turn may take before the reserve runs")
+    reserve: int = Field(ge=1, le=MAX_RESERVE, description="seconds each player has for the whole match beyond the delays")
+
+
 class Options(Body):
     crawford: bool = True
     jacoby: bool = False
@@ -35,6 +41,9 @@ class Options(Body):
     hints: bool = False
     cube_hints: bool = False
     verbose: bool = False
+    variant: str = Field(default="standard", max_length=40,
+                         description="standard, nackgammon, two-move-doubles, or both comma-separated")
+    clock: TimeControl | None = Field(default=None, description="a time control; none when absent")
 
 
 class NewMatch(Body):
@@ -61,9 +70,17 @@ def _side(live: LiveMatch, account: Account | None) -> Color | None:
     return None if account is None else live.color_of(account.id)
 
 
-def _view(applied: Applied, account: Account | None, status: int = 200) -> JSONResponse:
+async def _ratings(server: Runtime, live: LiveMatch) -> dict[int, tuple[float, float]] | None:
+    """The players' ratings before and after, once a rated match is over."""
+    if live.info.status != "finished" or not live.info.rated:
+        return None
+    return await server.readers.run(lambda connection: store.match_ratings(connection, live.info.id))
+
+
+async def _view(server: Runtime, applied: Applied, account: Account | None, status: int = 200) -> JSONResponse:
     """The match after a change, with the events it caused, sent as it is (no second validation of our own JSON)."""
-    view = match_view(applied.live, _side(applied.live, account), events=[EventRow.of(row) for row in applied.rows])
+    view = match_view(applied.live, _side(applied.live, account), events=[EventRow.of(row) for row in applied.rows],
+                      ratings=await _ratings(server, applied.live))
     return JSONResponse(view, status_code=status)
 
 
@@ -90,12 +107,12 @@ async def new_match(body: NewMatch, me: Me, server: Server) -> JSONResponse:
     opponent = await opponent_of(server, body.opponent)
     applied = await server.service.challenge(me.seat, opponent, body.length, body.options.model_dump(), seed=body.seed,
                                              commitment_token=body.commitment)
-    return _view(applied, me, 201)
+    return await _view(server, applied, me, 201)
 
 
 @router.get("/api/matches")
 async def list_matches(server: Server, user: str | None = Query(default=None, max_length=64),
-                       status: Literal["invited", "declined", "playing", "finished"] | None = None,
+                       status: Literal["invited", "declined", "withdrawn", "expired", "playing", "finished"] | None = None,
                        limit: int = Query(default=50, ge=1, le=500)) -> list[dict[str, Any]]:
     user_id = None
     if user is not None:
@@ -118,17 +135,30 @@ async def get_match(match_id: MatchId, server: Server, viewer: Viewer,
     if history == "all" or after is not None:
         start = -1 if after is None else after
         events = await server.service.events(match_id, start, live.info.next_seq, HISTORY_LIMIT)
-    return JSONResponse(match_view(live, _side(live, viewer), history=events))
+    return JSONResponse(match_view(live, _side(live, viewer), history=events, ratings=await _ratings(server, live)))
 
 
 @router.post("/api/matches/{match_id}/accept", response_class=JSONResponse)
 async def accept(match_id: MatchId, me: Me, server: Server, body: Acceptance | None = None) -> JSONResponse:
-    return _view(await server.service.accept(me.seat, match_id, seed=body.seed if body else None), me)
+    return await _view(server, await server.service.accept(me.seat, match_id, seed=body.seed if body else None), me)
 
 
 @router.post("/api/matches/{match_id}/decline", response_class=JSONResponse)
 async def decline(match_id: MatchId, me: Me, server: Server) -> JSONResponse:
-    return _view(await server.service.decline(me.seat, match_id), me)
+    return await _view(server, await server.service.decline(me.seat, match_id), me)
+
+
+@router.post("/api/matches/{match_id}/withdraw", response_class=JSONResponse)
+async def withdraw(match_id: MatchId, me: Me, server: Server) -> JSONResponse:
+    """The challenger takes back an invitation not yet answered (its status becomes ``withdrawn``)."""
+    return await _view(server, await server.service.withdraw(me.seat, match_id), me)
+
+
+@router.post("/api/matches/{match_id}/rematch", status_code=201, response_class=JSONResponse)
+async def rematch(match_id: MatchId, me: Me, server: Server) -> JSONResponse:
+    """After a finished match: the same opponent invited to a match of the same length and options
+    (a bot accepts at once)."""
+    return await _view(server, await server.service.rematch(me.seat, match_id), me, 201)
 
 
 @router.post("/api/matches/{match_id}/actions", response_class=JSONResponse)
@@ -136,7 +166,7 @@ async def act(match_id: MatchId, body: ActionBody, me: Me, server: Server) -> JS
     """Your action; the answer is the match now and the events your action caused (``events``)."""
     applied = await server.service.act(me.seat, match_id, body.action, play=body.play, value=body.value,
                                        version=body.version)
-    return _view(applied, me)
+    return await _view(server, applied, me)
 
 
 async def _hint_state(server: Runtime, me: Account, match_id: int, option: str) -> Any:

@@ -1,0 +1,208 @@
+"""The lobby and a match's life around the game, on SQLite and on PostgreSQL: the bots on offer,
+who is online, invitations withdrawn or left to expire, rematches with the rating change,
+rule variants, and clocks that end a match when a player's time runs out (docs/server.md)."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from gammon.server.app import create_app
+from gammon.server.settings import Limits, Settings
+from server_support import Client, database, play_out
+
+RATED_AT_ONCE = Limits(provisional_matches=0)
+NACKGAMMON_PIPS = 2 * 24 + 2 * 23 + 4 * 13 + 3 * 8 + 4 * 6
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def http(request, tmp_path):
+    with database(request.param, tmp_path) as url:
+        settings = Settings(db_url=url, bot_workers=1, limits=RATED_AT_ONCE)
+        with TestClient(create_app(settings)) as client:
+            yield client
+
+
+def people(http, *names):
+    """People who act with their tokens; the test client's own requests are a visitor's (no cookie)."""
+    made = [Client(http, name).register() for name in names]
+    http.cookies.clear()
+    return made
+
+
+def challenge(client: Client, opponent: str, length: int = 1, **options: Any) -> Any:
+    return client.http.post("/api/matches", json={"opponent": opponent, "length": length, "options": options},
+                            headers=client.headers)
+
+
+def wait_for(client: Client, match_id: int, done, limit: float = 120.0) -> dict[str, Any]:
+    """The match once ``done(view)`` holds (the server's own tasks act in their time, not the test's)."""
+    deadline = time.monotonic() + limit
+    while True:
+        view = client.match(match_id, history=True)
+        if done(view) or time.monotonic() > deadline:
+            return view
+        time.sleep(0.2)
+
+
+def test_the_bots_on_offer_have_names_and_strengths_weakest_first(http):
+    bots = http.get("/api/bots").json()
+    names = [bot["name"] for bot in bots]
+    assert names[0] == "bot:random" and "bot:nn:2" in names and names.index("bot:simple") < names.index("bot:nn")
+    assert [bot["name"] for bot in bots if bot["default"]] == ["bot:simple"]  # seed 004's default opponent
+    assert all(bot["title"] and bot["strength"] and bot["rating"] == 1500 for bot in bots)
+    (alice,) = people(http, "alice")
+    made = challenge(alice, bots[1]["name"])  # every bot offered can be challenged by the name given
+    assert made.status_code == 201 and made.json()["status"] == "playing", made.text
+
+
+def test_the_lobby_shows_who_is_online_and_each_side_of_an_invitation(http):
+    alice, bob = people(http, "alice", "bob")
+    match = challenge(alice, "bob", 3).json()
+    visitor = http.get("/api/lobby")  # logged out: who is online, nothing of anyone's
+    assert visitor.status_code == 200
+    assert {person["name"] for person in visitor.json()["online"]} == {"alice", "bob"}
+    assert visitor.json()["invitations"] == {"to_me": [], "from_me": []}
+    to_bob = http.get("/api/lobby", headers=bob.headers).json()
+    assert [item["id"] for item in to_bob["invitations"]["to_me"]] == [match["id"]]
+    assert to_bob["invitations"]["to_me"][0]["options"]["crawford"] is True
+    from_alice = http.get("/api/lobby", headers=alice.headers).json()
+    assert [item["id"] for item in from_alice["invitations"]["from_me"]] == [match["id"]]
+    bob.accept(match["id"])
+    playing = http.get("/api/lobby", headers=bob.headers).json()
+    assert [item["id"] for item in playing["playing"]] == [match["id"]] and not playing["invitations"]["to_me"]
+    assert all(person["playing"] for person in playing["online"])
+
+
+def test_the_challenger_withdraws_an_invitation_and_nobody_else_can(http):
+    alice, bob, carol = people(http, "alice", "bob", "carol")
+    match_id = challenge(alice, "bob", 3).json()["id"]
+    for stranger in (bob, carol):
+        refused = http.post(f"/api/matches/{match_id}/withdraw", headers=stranger.headers)
+        assert refused.status_code == 403 and "alice" in refused.json()["detail"]
+    withdrawn = http.post(f"/api/matches/{match_id}/withdraw", headers=alice.headers)
+    assert withdrawn.status_code == 200 and withdrawn.json()["status"] == "withdrawn"
+    assert withdrawn.json()["events"][-1]["description"] == "You withdraw the challenge."
+    late = http.post(f"/api/matches/{match_id}/accept", headers=bob.headers)
+    assert late.status_code == 422 and "withdrawn" in late.json()["detail"]
+    listed = http.get("/api/matches", params={"user": "alice", "status": "withdrawn"}).json()
+    assert [item["id"] for item in listed] == [match_id]
+    assert http.get(f"/api/matches/{match_id}").json()["dice_proof"]["seed"]  # revealed: nothing to hide
+
+
+def test_a_finished_match_shows_the_rating_change_and_offers_a_rematch(http):
+    alice, bob, carol = people(http, "alice", "bob", "carol")
+    first = challenge(alice, "bob", 1, hints=True).json()
+    bob.accept(first["id"])
+    early = http.post(f"/api/matches/{first['id']}/rematch", headers=alice.headers)
+    assert early.status_code == 422 and "finished" in early.json()["detail"]
+    final = play_out({"alice": alice, "bob": bob}, first["id"], random.Random(7))
+    assert final["status"] == "finished" and final["rated"] is True
+    ratings = final["ratings"]
+    winner = "white" if final["winner"] == "alice" else "black"
+    loser = "black" if winner == "white" else "white"
+    assert ratings[winner]["before"] == ratings[loser]["before"] == 1500
+    assert ratings[winner]["after"] > 1500 > ratings[loser]["after"]
+    assert http.get("/api/users/alice").json()["rating"] == ratings["white"]["after"]
+    outsider = http.post(f"/api/matches/{first['id']}/rematch", headers=carol.headers)
+    assert outsider.status_code == 403
+    again = http.post(f"/api/matches/{first['id']}/rematch", headers=bob.headers)
+    assert again.status_code == 201, again.text
+    rematch = again.json()
+    assert rematch["status"] == "invited" and rematch["players"] == {"white": "bob", "black": "alice"}
+    assert rematch["length"] == 1 and rematch["options"]["hints"] is True and rematch["ratings"] is None
+    versus_bot = challenge(alice, "bot:random", 1).json()
+    bot_final = play_out({"alice": alice}, versus_bot["id"], random.Random(8))
+    assert bot_final["status"] == "finished"
+    with_bot = http.post(f"/api/matches/{versus_bot['id']}/rematch", headers=alice.headers).json()
+    assert with_bot["status"] == "playing" and with_bot["players"]["black"] == "bot:random"
+
+
+def test_a_match_of_nackgammon_starts_from_nackgammons_position_and_plays_to_the_end(http):
+    alice, bob = people(http, "alice", "bob")
+    refused = challenge(alice, "bob", 1, variant="backgammon-with-jokers")
+    assert refused.status_code == 422 and refused.json()["detail"].startswith("options.variant")
+    made = challenge(alice, "bob", 1, variant="nackgammon").json()
+    assert made["options"]["variant"] == "nackgammon"
+    started = bob.accept(made["id"])
+    assert started["pips"] == {"white": NACKGAMMON_PIPS, "black": NACKGAMMON_PIPS}  # the opening roll, not yet played
+    board = http.get(f"/api/matches/{made['id']}/board").json()
+    cells = {(cell["point"], cell["color"], cell["count"]) for cell in board["cells"]}
+    assert {(24, "white", 2), (23, "white", 2), (13, "white", 4)} <= cells, cells
+    final = play_out({"alice": alice, "bob": bob}, made["id"], random.Random(3))
+    assert final["status"] == "finished"
+    record = http.get(f"/api/matches/{made['id']}/record.mat")
+    assert record.status_code in (200, 422)
+    if record.status_code == 422:
+        assert "nackgammon" in record.json()["detail"]
+
+
+def test_a_player_whose_time_runs_out_loses_the_match(http):
+    alice, bob = people(http, "alice", "bob")
+    for clock in ({"delay": 5}, {"delay": -1, "reserve": 60}, {"delay": 5, "reserve": 0}, "blitz"):
+        refused = challenge(alice, "bob", 3, clock=clock)
+        assert refused.status_code == 422 and refused.json()["detail"].startswith("options.clock"), refused.text
+    made = challenge(alice, "bob", 3, clock={"delay": 0, "reserve": 2}).json()
+    assert made["clock"] is None  # nobody's time runs before the match begins
+    started = bob.accept(made["id"])
+    clock = started["clock"]
+    assert clock["delay"] == 0 and clock["reserve"] == {"white": 2, "black": 2}
+    assert clock["running"] == started["to_act"] and clock["since"].endswith("Z")
+    late_side = started["to_act"]
+    late = {"white": alice, "black": bob}[late_side]
+    final = wait_for(alice, made["id"], lambda view: view["status"] == "finished")
+    assert final["status"] == "finished", "the timekeeper ended the match"
+    assert final["winner"] == ("bob" if late_side == "white" else "alice")
+    told = [event["description"] for event in final["history"][-2:]]
+    assert told[0] == f"{late.name} runs out of time." and told[1].startswith(f"{final['winner']} wins the 3-point match 3-")
+    assert final["to_act"] is None and final["actions"] == [] and final["clock"]["running"] is None
+    refused = late.post(made["id"], action="roll")
+    assert refused.status_code == 422 and "finished" in refused.json()["detail"]
+
+
+def test_a_player_keeps_the_delay_and_only_the_reserve_runs_down(http):
+    alice, bob = people(http, "alice", "bob")
+    made = challenge(alice, "bob", 3, clock={"delay": 60, "reserve": 300}).json()
+    view = bob.accept(made["id"])
+    players = {"white": alice, "black": bob}
+    for _ in range(6):  # a few quick turns, each well inside the delay
+        side = view["to_act"]
+        client = players[side]
+        if "play" in view["actions"]:
+            view = client.act(made["id"], action="play", play=view["legal"][0])
+        else:
+            view = client.act(made["id"], action="roll")
+        assert view["status"] == "playing"
+    assert view["clock"]["reserve"] == {"white": 300, "black": 300}  # no reserve used inside the delay
+    assert view["clock"]["running"] == view["to_act"]
+
+
+def test_an_invitation_nobody_answers_expires_by_itself(tmp_path):
+    with database("sqlite", tmp_path) as url:
+        settings = Settings(db_url=url, bot_workers=1, invitation_hours=2 / 3600)
+        with TestClient(create_app(settings)) as http:
+            alice, bob = people(http, "alice", "bob")
+            made = challenge(alice, "bob", 3).json()
+            final = wait_for(alice, made["id"], lambda view: view["status"] != "invited")
+            assert final["status"] == "expired"
+            assert final["history"][-1]["description"] == "bob stays away too long."
+            late = http.post(f"/api/matches/{made['id']}/accept", headers=bob.headers)
+            assert late.status_code == 422 and "expired" in late.json()["detail"]
+
+
+def test_a_match_left_by_a_person_is_lost_by_them(tmp_path):
+    with database("sqlite", tmp_path) as url:
+        settings = Settings(db_url=url, bot_workers=1, idle_days=3 / 86400, limits=RATED_AT_ONCE)
+        with TestClient(create_app(settings)) as http:
+            alice, bob = people(http, "alice", "bob")
+            made = challenge(alice, "bob", 3).json()
+            started = bob.accept(made["id"])
+            gone = started["players"][started["to_act"]]
+            final = wait_for(alice, made["id"], lambda view: view["status"] == "finished")
+            assert final["status"] == "finished" and final["winner"] != gone
+            assert final["history"][-2]["description"] == f"{gone} stays away too long."
+            assert final["rated"] is True and final["ratings"]
