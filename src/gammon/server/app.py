@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
 from .errors import ServerError, TooManyRequests
-from .routes import accounts, analysis, lists, matches, pages, pbm, streams
+from .routes import accounts, analysis, lists, lobby, matches, pages, pbm, streams
 from .runtime import Runtime
 from .security import Guard
 from .settings import Settings
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.warning("database error: %s", str(error).splitlines()[0])
         return JSONResponse({"detail": "the database did not answer: nothing was changed; try again"}, status_code=503)
 
-    for module in (accounts, matches, analysis, streams, lists, pbm, pages):
+    for module in (accounts, matches, analysis, streams, lists, lobby, pbm, pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     return app

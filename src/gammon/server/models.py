@@ -148,6 +148,8 @@ class MatchRow(Base):
     pbm_modes: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     challenger_confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     rated: Mapped[bool | None] = mapped_column(Boolean)  # decided when the match ends
+    #: with a time control: {"white": reserve left, "black": .., "running": side or null, "since": ISO time}
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     updated: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime, index=True)

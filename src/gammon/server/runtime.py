@@ -24,6 +24,7 @@ from .limits import Buckets
 from .matches.live import LiveMatch
 from .matches.service import MatchService, Policy, flush_notes
 from .matches.store import EventRow
+from .matches.timekeeper import Timekeeper
 from .notify import Broadcaster
 from .pbm.executor import report
 from .pbm.line_server import serve_lines
@@ -88,6 +89,7 @@ class Runtime:
             self.mailer = Mailer(Relay.parse(settings.smtp_relay, settings.mail_from), self.readers,
                                  limits.mails_per_address, lambda live: report(self, live))
         self._spawn(self._sweep())
+        self._spawn(Timekeeper(self.service, settings.invitation_hours, settings.idle_days).run())
         if settings.pbm_port is not None:
             self.listeners.append(await serve_lines(self, settings.host, settings.pbm_port,
                                                      shared=settings.workers > 1))

@@ -86,6 +86,8 @@ class Settings:
     trusted_proxies: str = _setting("TRUSTED_PROXIES",
                                     "addresses whose X-Forwarded-For/Proto are believed (a reverse proxy)", "127.0.0.1")
     session_days: int = _setting("SESSION_DAYS", "days a log-in lasts without being used", 30)
+    invitation_hours: float = _setting("INVITATION_HOURS", "hours an unanswered invitation stays open", 72.0)
+    idle_days: float = _setting("IDLE_DAYS", "days a match waits for a person to act before they lose it", 14.0)
     shutdown_seconds: float = _setting("SHUTDOWN_SECONDS", "seconds open connections get when the server stops", 2.0)
     migrate: bool = _setting("MIGRATE", "bring the schema up to date when the app starts (gammon serve does it once)", True)
     limits: Limits = field(default_factory=Limits)
