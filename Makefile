@@ -32,8 +32,10 @@ chromium:
 	  (echo "make: cannot install chromium (apt-get install chromium, as root)"; exit 1)
 
 # The game server on an embedded SQLite database, bots ready: open the address it prints.
+# `make run PORT=8080 HOST=0.0.0.0` listens elsewhere (default 127.0.0.1:8000, or GAMMON_PORT and
+# GAMMON_HOST); only values given on make's command line count, not a PORT or HOST of the shell.
 run: $(VENV)/.installed-server
-	$(VENV)/bin/gammon serve
+	$(VENV)/bin/gammon serve$(if $(filter command line,$(origin HOST)), --host $(HOST))$(if $(filter command line,$(origin PORT)), --port $(PORT))
 
 # The linter and the type checker (their settings are in pyproject.toml), before the suite.
 lint: install

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import errno
 import json
+import multiprocessing
 import os
+import signal
 import socket
 import sys
-import dataclasses
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from ..errors import GammonError
+
+
+BACKLOG = 4096  #: connections waiting to be accepted
+#: A stop signal (SIGTERM, Ctrl+C) ends the process within this many seconds at the latest, whatever is
+#: still running then (a bot thinking in a thread, a connection that does not close): the graceful stop
+#: has the server's shutdown seconds and this margin.
+STOP_MARGIN_SECONDS = 2.0
 
 
 class VerifyInputError(GammonError, ValueError):
@@ -106,8 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             sockets[flag] = _bind(settings.host, port)
         except OSError as error:
-            print(f"gammon serve: {flag} {port} on {settings.host} cannot be used ({error.strerror}): is another "
-                  "server running there? Choose another port.", file=sys.stderr)
+            print(f"gammon serve: {_unusable(flag, settings.host, port, error)}", file=sys.stderr)
             return 1
     ports = {flag: sock.getsockname()[1] for flag, sock in sockets.items()}
     for flag in ("--pbm-port", "--smtp-port"):  # the doors bind their own port: free the probe
@@ -131,12 +141,31 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bind(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port``: listening too, since another program's socket may be
+    bound to the port without listening yet, and then only ``listen`` finds the port taken."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(BACKLOG)
+    except OSError:
+        sock.close()
+        raise
     sock.set_inheritable(True)
     return sock
+
+
+def _unusable(flag: str, host: str, port: int, error: OSError) -> str:
+    """Why ``flag``'s port cannot be listened on, in one line that says what to do."""
+    what = {"--port": "port", "--pbm-port": "play-by-mail port", "--smtp-port": "SMTP port"}.get(flag, flag)
+    if error.errno == errno.EADDRINUSE:
+        return f"{what} {port} on {host} is taken (another server?): choose another with {flag}"
+    if error.errno == errno.EACCES:
+        return f"{what} {port} on {host} needs more rights (ports below 1024 are the system's): choose another with {flag}"
+    if error.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(error, socket.gaierror):
+        return f"cannot listen on {host}: not an address of this machine: choose another with --host"
+    return f"cannot listen on {host}:{port} ({error.strerror or error}): choose another with {flag}"
 
 
 def _fields(settings: Any) -> dict[str, Any]:
@@ -153,21 +182,64 @@ def _run(settings: Any, sock: socket.socket) -> int:
     common = {"http": GuardedHTTP, "ws": "websockets-sansio", "ws_max_size": 64 * 1024, "log_level": "warning",
                   "proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies,
                   "timeout_graceful_shutdown": int(settings.shutdown_seconds), "timeout_keep_alive": 5,
-                  "limit_concurrency": 20_000, "backlog": 4096}
+                  "limit_concurrency": 20_000, "backlog": BACKLOG}
+    deadline = Deadline(settings.shutdown_seconds + STOP_MARGIN_SECONDS)
     if settings.workers > 1:
+
+        class Supervisor(Multiprocess):
+            def handle_term(self) -> None:
+                deadline.start(signal.SIGTERM)
+                super().handle_term()
+
+            def handle_int(self) -> None:
+                deadline.start(signal.SIGINT)
+                super().handle_int()
+
         config = uvicorn.Config("gammon.server.app:app_from_environment", factory=True, workers=settings.workers,
                                 **common)
-        Multiprocess(config, sockets=[sock]).run()
+        Supervisor(config, sockets=[sock]).run()
         return 0
     from ..server.app import create_app
 
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            deadline.start(sig)
+            super().handle_exit(sig, frame)
+
     config = uvicorn.Config(create_app(settings), **common)
-    server = uvicorn.Server(config)
+    server = Server(config)
     try:
         server.run(sockets=[sock])
     except SystemExit as exit_:
         return int(exit_.code or 1)
     return 0 if server.started else 1
+
+
+class Deadline:
+    """Ends the process ``seconds`` after a stop signal if the graceful stop has not ended it by then.
+
+    The graceful stop waits for what is running: a bot's thought in a worker thread (a 2-ply
+    decision, or a first one compiling the kernels) is not interrupted, and the interpreter
+    waits for such threads before it exits. Past the deadline the worker processes are killed
+    and the process exits at once with status 128 + the signal's number.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._timer: threading.Timer | None = None
+
+    def start(self, sig: int) -> None:
+        """Count from the first stop signal (later ones do not move the deadline)."""
+        if self._timer is None:
+            self._timer = threading.Timer(self.seconds, self.end, (sig,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def end(self, sig: int) -> None:
+        print(f"gammon serve: still stopping after {self.seconds:g} s: stopped at once", file=sys.stderr, flush=True)
+        for child in multiprocessing.active_children():
+            child.kill()
+        os._exit(128 + sig)  # as a shell reports a death by the signal (a thread cannot restore its default)
 
 
 def _read(args: argparse.Namespace) -> dict[str, Any]:
