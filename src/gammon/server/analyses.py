@@ -28,6 +28,7 @@ from sqlalchemy import Connection, select
 
 from ..analysis import AnalysisError, analyse
 from ..analysis.html import report
+from ..errors import GammonError
 from ..position import Color
 from ..record import MatchRecord
 from ..record.fields import RecordError
@@ -47,7 +48,7 @@ ATTEMPTS = 2  #: runs an analysis may start; one whose server stopped twice unde
 TIMEOUT_SECONDS = 900.0  #: an analysis that takes longer is failed (a 25-point match at 0 ply takes a minute)
 STALE_SECONDS = 2 * TIMEOUT_SECONDS  #: running this long: the server running it is gone
 SWEEP_SECONDS = 30.0  #: how often the queue is looked at without being told (another server's, stale ones)
-MAX_RECORD = 256 * 1024  #: the largest ``.mat`` upload, in bytes
+MAX_RECORD = 64 * 1024  #: the largest ``.mat`` upload, in bytes (the server's body limit: a 25-point match is ~30 KiB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +166,7 @@ class Analyses:
             raise Unprocessable(f"record: over {MAX_RECORD // 1024} KiB")
         try:
             record = await asyncio.to_thread(MatchRecord.from_mat, mat)
-        except RecordError as error:
+        except (GammonError, ValueError) as error:  # RecordError names the line, or the game and move
             raise Unprocessable(f"record: {error}") from None
         if not any(game.actions for game in record.games):
             raise Unprocessable("record: it has no moves to judge")
