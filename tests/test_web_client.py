@@ -95,13 +95,17 @@ def register(page: Page, server: ServerProcess, name: str, password: str = "corr
 
 
 def challenge(page: Page, opponent: str, length: int) -> int:
-    page.focus("#opponent")
-    page.keyboard.press("Control+A")
-    page.keyboard.type(opponent)
+    """A match from the lobby's form: a bot by its card, anyone else (or any bot) by name."""
+    card = page.locator(f"#challenge input[name=opponent][value='{opponent}']")
+    if card.count():
+        card.check()
+    else:
+        page.fill("#opponent-name", opponent)
+        page.check("#opp-person")
     page.select_option("#length", str(length))
-    page.focus("#opponent")
+    page.focus("#opponent-name")
     page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"#/match/\d+"))
+    page.wait_for_function("() => /^#\\/match\\/\\d+$/.test(location.hash)")
     page.wait_for_function("() => window.gammon.match && (window.gammon.match.status === 'invited' || window.gammon.board)")
     return int(page.url.rsplit("/", 1)[1])
 
@@ -212,8 +216,19 @@ def _in_white_numbering(play: str) -> str:
 
 
 # -- the tests ---------------------------------------------------------------------------------------
+def focused_heading(page: Page) -> str:
+    """The text of the focused <h1>: after every navigation the reader starts there."""
+    page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H1'")
+    return page.evaluate("() => document.activeElement.textContent")
+
+
+def no_horizontal_scroll(page: Page, where: str) -> None:
+    wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide[0] <= wide[1], (where, wide)
+
+
 def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_source: str, server) -> None:
-    context = new_context(browser, viewport={"width": 1200, "height": 1000})
+    context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#name")
@@ -222,11 +237,18 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     page.wait_for_selector("h1:text-is('Register')")
     no_violations(page, axe_source, "register page")
     register(page, server, "alice")
+    assert focused_heading(page) == "Play"  # after log-in too
+    # the lobby's form starts from seed 004's defaults: 1 point, the bot "Simple", no hints
+    page.wait_for_selector("#challenge input[name=opponent]:checked")
+    assert page.input_value("#length") == "1"
+    assert not page.is_checked("#opt-hints") and not page.is_checked("#opt-cube_hints") and not page.is_checked("#opt-verbose")
+    checked_bot = page.locator("#challenge input[name=opponent]:checked").get_attribute("value")
+    assert checked_bot == "bot:simple", checked_bot
     no_violations(page, axe_source, "lobby")
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "web-lobby.png"), full_page=True)
     match_id = challenge(page, "bot:random", 2)
-    first_seq = page.evaluate("() => window.gammon.lastSeq")
+    assert focused_heading(page).startswith("alice v bot:random")
     checked: set[str] = set()
 
     def check_states(page: Page, line: str) -> None:  # axe on each kind of game state reached
@@ -234,23 +256,32 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
         if kind not in checked:
             checked.add(kind)
             no_violations(page, axe_source, f"game: {line}")
+            # the board is large and the controls beside it, on the first screen
+            box = page.locator("#board-wrap").bounding_box()
+            assert box["width"] >= 700 and box["y"] + box["height"] <= 800, box
+            assert page.locator(".side").bounding_box()["x"] > box["x"] + box["width"]
             if SHOTS and kind == "You" and "Holding" not in line:
-                page.screenshot(path=str(Path(SHOTS) / "web-game.png"), full_page=True)
+                page.screenshot(path=str(Path(SHOTS) / "web-game.png"))
 
-    # a hint and a picked-up checker are game states too
     play_by_keys(page, double_first=True, checks=check_states)
     assert {"Your", "You"} <= checked
-    no_violations(page, axe_source, "the match over")
     state = history_of(server, match_id)
     assert state["status"] == "finished" and state["winner"] in ("alice", "bot:random")
+    # the end: a summary with the rating change and a rematch; axe on it
+    page.wait_for_selector("#summary h2")
+    summary = page.inner_text("#summary")
+    assert ("You won the match" if state["winner"] == "alice" else "bot:random won the match") in summary
+    page.wait_for_function("() => !document.querySelector('#do-roll') || document.querySelector('#do-roll').hidden")
+    no_violations(page, axe_source, "the match over")
 
     # every event announced once, as the server tells it to alice: "you", in alice's (white's) numbering
     told = history_of(server, match_id, "alice")["history"]
     lines = log_lines(page)
-    events = [e for e in state["history"] if e["seq"] > first_seq]
+    events = state["history"]
+    assert not [line for line in lines if re.search(r"[0-9a-f]{16}", line)], "no hash in the live region"
     rolls = [e for e in events if e["kind"] == "roll"]
     assert sum(1 for line in lines if re.fullmatch(r"(You roll|bot:random rolls) \d-\d\.", line)) == len(rolls)
-    for event in (e for e in told if e["seq"] > first_seq and e["kind"] == "play" and e["data"]["play"]):
+    for event in (e for e in told if e["kind"] == "play" and e["data"]["play"]):
         mover = "You play " if event["color"] == "white" else "bot:random plays "
         assert event["description"].startswith(mover) and event["description"] in lines, (event, lines)
         if event["color"] == "black":  # the bot's steps, told from alice's side: every point mirrored
@@ -265,18 +296,46 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
         expected = sum(1 for e in events if e["kind"] == kind)
         assert sum(1 for line in lines if re.search(pattern, line)) == expected, (kind, lines)
     assert any(e["kind"] == "double" for e in events), "the test doubles at the start of each game"
-    # the finished match: replay, dice proof, record
+    # the header's rating is asked again once the match is over
+    rating = httpx.get(f"{server.url}/api/users/alice", timeout=60).json()["rating"]
+    page.wait_for_function(f"() => document.querySelector('#my-rating').textContent === '{round(rating)}'")
+
+    # the finished match: replay by keys, from either side, dice proof, record
     page.goto(f"{server.url}/#/replay/{match_id}")
     page.wait_for_selector("#replay-line")
+    page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event ')")
+    count = int(re.search(r"of (\d+)", page.inner_text("#replay-line")).group(1))
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event 1 of')")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event 2 of')")
+    page.keyboard.press("PageDown")  # the next game's first event
+    page.wait_for_function("() => !document.querySelector('#replay-line').textContent.startsWith('Event 2 of')")
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.querySelector('#replay-line').textContent.startsWith('Event {count} of')")
+    page.keyboard.press("ArrowUp")  # the play before
+    page.wait_for_function(f"() => !document.querySelector('#replay-line').textContent.startsWith('Event {count} of')")
+    assert " plays " in page.inner_text("#replay-line") or " play " in page.inner_text("#replay-line")
+    page.check("#main input[name=view][value=black]")
+    page.wait_for_function("() => document.querySelector('#board-svg svg').getAttribute('aria-label').includes(\"bot:random's side\")")
     page.click("#replay-first")
     page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event 1 of')")
     assert "Seed: " in page.inner_text("main") and "record.mat" in page.inner_html("main")
+    assert page.is_hidden("#announcements"), "the log belongs to its match"
     no_violations(page, axe_source, "replay")
     # each page checked once it is whole: its last part drawn (the week's list, the rating history)
     for where, last in (("#/top", "h2:text-is('Last 7 days')"), ("#/user/alice", "h2:text-is('Rating history')")):
         page.goto(server.url + "/" + where)
         page.wait_for_selector(f"#main {last}")
         no_violations(page, axe_source, where)
+    # a rematch: the same bot, the same length, playing at once
+    page.goto(f"{server.url}/#/match/{match_id}")
+    page.wait_for_selector("#do-rematch")
+    page.click("#do-rematch")
+    page.wait_for_function(f"() => /^#\\/match\\/\\d+$/.test(location.hash) && location.hash !== '#/match/{match_id}'")
+    page.wait_for_function("() => window.gammon.board && window.gammon.match.status === 'playing'")
+    again = page.evaluate("() => window.gammon.match")
+    assert again["players"] == state["players"] and again["length"] == 2
     context.close()
 
 
@@ -344,9 +403,11 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     assert any(line == "Connection lost; reconnecting." for line in log_lines(page))
     # H: the hint panel; a typed play is entered and waits for Enter
     page.keyboard.press("h")
-    page.wait_for_selector("#hints h2", timeout=120_000)
+    page.wait_for_selector("#hints tbody th.play", timeout=120_000)
     no_violations(page, axe_source, "the hint panel")
-    best = page.inner_text("#hints li").split(":")[0]
+    headers = page.locator("#hints thead th").all_inner_texts()
+    assert headers == ["Play", "Equity", "Difference"], headers
+    best = page.locator("#hints tbody th.play").first.inner_text()
     page.fill("#typed-play", best)
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.gammon.board.complete")
@@ -356,9 +417,20 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     told = history_of(server, match_id, "carol")["history"]
     assert any(e["kind"] == "play" and e["color"] == "white" and e["description"].startswith(f"You play {best}")
                for e in told), (best, told)
-    # the last play is drawn on the board as arrows
-    page.wait_for_function("() => window.gammon.board.last_play !== null")
-    assert page.locator("#board-svg .arrow, #board-svg [class*=arrow]").count() > 0
+    # the last play is drawn on the board: its points marked, no arrows across the board
+    page.wait_for_function("() => window.gammon.board.last_play !== null && !window.gammon.pending.length")
+    page.wait_for_function("() => document.querySelectorAll('#board-svg .last-to').length > 0")
+    # the hint was for that roll: once the turn has passed it is gone
+    page.wait_for_function("() => document.querySelector('#hints').hidden")
+    # a page opened again says where things stand, and not again what was heard already
+    heard_before = log_lines(page)
+    page.reload()
+    page.wait_for_function("() => window.gammon.board !== null")
+    page.wait_for_function("() => window.__heard.length >= 2")
+    again = log_lines(page)
+    assert again[0].startswith("Your 5-point match against bot:nn:0:beginner. You play white"), again
+    assert f"You play {best}" not in " ".join(again[1:]) or f"You play {best}" not in " ".join(heard_before), again
+    assert not [line for line in heard_before + again if re.search(r"[0-9a-f]{16}", line)], "no hash in the live region"
     context.close()
 
 
@@ -372,14 +444,26 @@ def test_two_people_play_while_a_third_watches(browser: Browser, axe_source: str
     bob.goto(f"{server.url}/#/lobby")
     pages["alice"].wait_for_function("() => (document.querySelector('#turn-line') || {}).textContent")
     assert "Waiting for bob to accept" in turn_line(pages["alice"])
-    bob.click(f"text=Accept match {match_id}")
+    bob.click(f"#accept-{match_id}")
     bob.wait_for_selector("#cell-1")
     pages["alice"].wait_for_function("() => window.gammon.board !== null && window.gammon.match.status === 'playing'")
     carol = pages["carol"]
     carol.goto(f"{server.url}/#/lobby")
-    carol.click(f"text=Match {match_id}:")
+    carol.click("text=Watch alice v bob")
     carol.wait_for_selector("#cell-1")
+    carol.wait_for_function("() => window.gammon.board !== null")
+    # a spectator's page: the board and the log, no player's controls
+    assert carol.locator("#do-roll, #do-confirm, #typed, #do-resign").count() == 0
+    assert carol.locator("#main input[name=view]").count() == 2
     no_violations(carol, axe_source, "spectating")
+    visitor_context = new_context(browser)
+    visitor = visitor_context.new_page()
+    visitor.goto(f"{server.url}/#/match/{match_id}")
+    visitor.wait_for_function("() => window.gammon.board !== null")
+    assert visitor.locator("#do-roll, #do-confirm, #typed, #do-resign").count() == 0
+    assert "You are watching alice (white) against bob (black)" in log_lines(visitor)[0]
+    no_violations(visitor, axe_source, "a visitor not logged in")
+    visitor_context.close()
     deadline = time.monotonic() + 900
     while time.monotonic() < deadline:
         lines = {name: turn_line(page) for name, page in pages.items() if name != "carol"}
@@ -418,3 +502,47 @@ def test_two_people_play_while_a_third_watches(browser: Browser, axe_source: str
                for line in alice_log)
     for context in contexts.values():
         context.close()
+
+
+def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_source: str, server) -> None:
+    phone = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    desk = new_context(browser)
+    alice, bob = phone.new_page(), desk.new_page()
+    register(alice, server, "alice")
+    register(bob, server, "bob")
+    no_horizontal_scroll(alice, "the lobby on a phone")
+    no_violations(alice, axe_source, "the lobby on a phone")
+    # bob is online: alice sees him in the lobby and challenges him
+    alice.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    alice.wait_for_selector("#invite-bob")
+    alice.click("#invite-bob")
+    assert alice.input_value("#opponent-name") == "bob" and alice.is_checked("#opp-person")
+    alice.select_option("#length", "3")
+    alice.click("#start")
+    alice.wait_for_function("() => window.gammon.match && window.gammon.match.status === 'invited'")
+    match_id = alice.evaluate("() => window.gammon.matchId")
+    no_horizontal_scroll(alice, "an invitation on a phone")
+    # bob's lobby says so by itself (it asks again when its window gets the focus, or every 10 s)
+    bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    bob.wait_for_function("() => document.querySelector('#lobby-status').textContent.includes('alice challenges you to a 3-point match')")
+    bob.wait_for_selector(f"#accept-{match_id}")
+    no_violations(bob, axe_source, "an invitation in the lobby")
+    # alice withdraws it: the server says withdrawn, and bob's lobby no longer offers it
+    alice.goto(f"{server.url}/#/lobby")
+    alice.click(f"#withdraw-{match_id}")
+    alice.wait_for_function("() => document.querySelector('#lobby-status').textContent.includes('withdrawn')")
+    assert history_of(server, match_id)["status"] == "withdrawn"
+    bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    bob.wait_for_selector(f"#accept-{match_id}", state="detached")
+    # a game on the phone: the board as wide as the screen, nothing to scroll sideways
+    match_id = challenge(alice, "bot:random", 1)
+    alice.wait_for_function("() => window.gammon.board !== null")
+    box = alice.locator("#board-wrap").bounding_box()
+    assert box["width"] >= 350, box
+    no_horizontal_scroll(alice, "a game on a phone")
+    assert alice.locator("#board-svg .cube").count() == 0, "no cube in a 1-point match"
+    no_violations(alice, axe_source, "a game on a phone")
+    if SHOTS:
+        alice.screenshot(path=str(Path(SHOTS) / "web-phone.png"))
+    phone.close()
+    desk.close()

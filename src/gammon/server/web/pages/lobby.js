@@ -53,6 +53,14 @@ export async function lobbyPage() {
 }
 
 async function lobbyData() {
+  const lobby = await ownLists();
+  const me = app.me.name.toLowerCase();
+  const running = await api("/api/matches?status=playing&limit=12").catch(() => []);
+  lobby.watch = running.filter((m) => m.players.white.toLowerCase() !== me && m.players.black.toLowerCase() !== me);
+  return lobby;
+}
+
+async function ownLists() {
   try {
     return await api("/api/lobby");
   } catch (error) {
@@ -152,6 +160,7 @@ function renderLists(lobby) {
     section("invitations-heading", "Invitations", [...toMe, ...fromMe], "No open invitations."),
     section("mine-heading", "Your matches", lobby.playing.map((m) => el("li", {}, matchLink(m))), "None being played: start one."),
     section("online-heading", "Online now", people, "Nobody else is online just now."),
+    section("watch-heading", "Being played now", lobby.watch.map((m) => el("li", {}, el("a", { href: `#/match/${m.id}`, text: `Watch ${describeSummary(m)}` }))), "No other match is being played."),
     section("finished-heading", "Finished", lobby.finished.slice(0, 8).map((m) => el("li", {}, matchLink(m))), "No finished matches yet."),
   ];
 }

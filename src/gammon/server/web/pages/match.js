@@ -160,7 +160,7 @@ function hear(events) {
       // a roll that cannot be played: its dice stay on the board a moment, said, before the turn passes
       const roll = [...app.history].reverse().find((e) => e.seq < event.seq && (e.kind === "roll" || e.kind === "opening"));
       if (roll && roll.data && roll.data.dice) {
-        app.held = { dice: roll.data.dice, color: event.color, text: `${cap(nameOf(event.color))} rolled ${roll.data.dice.join("-")} and cannot move.` };
+        app.held = { dice: roll.data.dice, color: event.color, text: `${cap(nameOf(event.color))} cannot move with ${roll.data.dice.join("-")}.` };
         app.holdUntil = Date.now() + HOLD_MS;
         if (app.board) render();
       }
@@ -215,18 +215,23 @@ async function refresh() {
     return;
   }
   if (changed && !(myTurn() && match.dice)) { app.pending = []; app.selected = null; }
-  if (changed && before && (before.to_act !== match.to_act || String(before.dice) !== String(match.dice))) {
-    $("#hints").hidden = true;  // a hint is for the roll it was asked for
-    $("#hints").replaceChildren();
-    if (myTurn() && !match.dice) sound("turn");
-  }
-  if (changed && $("#resign-kind")) $("#resign-kind").value = "1";
+  if (changed) turnMoved(before, match);
   await loadBoard(app.pending);
   if (match.status === "finished") showSummary();
   if (myTurn() && match.dice && app.board.forced && $("#auto-forced") && $("#auto-forced").checked && !app.busy && match.legal.length === 1) {
     app.busy = true;
     try { await send({ action: "play", play: match.legal[0] }); } finally { app.busy = false; }
   }
+}
+
+/** What a new version of the match clears: the hint of an earlier roll, the resignation chosen. */
+function turnMoved(before, match) {
+  if (before && (before.to_act !== match.to_act || String(before.dice) !== String(match.dice))) {
+    $("#hints").hidden = true;  // a hint is for the roll it was asked for
+    $("#hints").replaceChildren();
+    if (myTurn() && !match.dice) sound("turn");
+  }
+  if ($("#resign-kind")) $("#resign-kind").value = "1";
 }
 
 async function loadBoard(moves = app.pending) {
@@ -482,7 +487,9 @@ async function send(body) {
   app.sending = true;
   try {
     const answer = await post(`/api/matches/${app.matchId}/actions`, { ...body, version: app.match.version });
+    const before = app.match;
     app.match = answer;
+    turnMoved(before, answer);
     app.pending = []; app.selected = null;
     hear(answer.events);
     if (app.holdUntil > Date.now()) { render(); scheduleRefresh(); } else await loadBoard([]);
