@@ -273,6 +273,10 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     assert ("You won the match" if state["winner"] == "alice" else "bot:random won the match") in summary
     page.wait_for_function("() => !document.querySelector('#do-roll') || document.querySelector('#do-roll').hidden")
     no_violations(page, axe_source, "the match over")
+    # an analysis of the match is asked for from its page; the page follows it until it is done
+    page.click("#do-analyse")
+    page.wait_for_selector("#do-analyse", state="detached")
+    assert "nalys" in page.inner_text("#analysis")
 
     # every event announced once, as the server tells it to alice: "you", in alice's (white's) numbering
     told = history_of(server, match_id, "alice")["history"]
@@ -428,7 +432,7 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     page.wait_for_function("() => window.gammon.board !== null")
     page.wait_for_function("() => window.__heard.length >= 2")
     again = log_lines(page)
-    assert again[0].startswith("Your 5-point match against bot:nn:0:beginner. You play white"), again
+    assert re.match(r"Your 5-point match against bot:\S+\. You play white", again[0]), again
     assert f"You play {best}" not in " ".join(again[1:]) or f"You play {best}" not in " ".join(heard_before), again
     assert not [line for line in heard_before + again if re.search(r"[0-9a-f]{16}", line)], "no hash in the live region"
     context.close()
@@ -535,8 +539,11 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
     bob.wait_for_selector(f"#accept-{match_id}", state="detached")
     # a game on the phone: the board as wide as the screen, nothing to scroll sideways
+    alice.select_option("#clock", "12/300")  # with a clock: 12 s a move, then 5 minutes in reserve
     match_id = challenge(alice, "bot:random", 1)
     alice.wait_for_function("() => window.gammon.board !== null")
+    assert alice.evaluate("() => window.gammon.match.options.clock") == {"delay": 12, "reserve": 300}
+    alice.wait_for_function("() => /^\\d+:\\d\\d/.test(document.querySelector('#clock-white').textContent)")
     box = alice.locator("#board-wrap").bounding_box()
     assert box["width"] >= 350, box
     no_horizontal_scroll(alice, "a game on a phone")

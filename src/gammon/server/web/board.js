@@ -88,8 +88,9 @@ export function drawBoard(host, model) {
     const tipY = top ? TOP + PH : BOTTOM - PH, baseY = top ? TOP : BOTTOM;
     const shape = `M${x + 1},${baseY} L${x + PW - 1},${baseY} L${x + PW / 2},${tipY} Z`;
     root.append(svg("path", { d: shape, fill: dark ? COLORS.dark : COLORS.light }));
-    if (lastTo.has(p)) root.append(svg("path", { d: shape, fill: COLORS.last, opacity: 0.55, class: "last-to" }));
-    if (lastFrom.has(p)) root.append(svg("path", { d: shape, fill: "none", stroke: COLORS.last, "stroke-width": 4, "stroke-dasharray": "10 7", class: "last-from" }));
+    // the last play: where it went from (dashed) and to (solid), no arrows across the board
+    if (lastTo.has(p)) root.append(svg("path", { d: shape, fill: COLORS.last, "fill-opacity": 0.22, stroke: COLORS.last, "stroke-width": 5, "stroke-linejoin": "round", class: "last-to" }));
+    if (lastFrom.has(p)) root.append(svg("path", { d: shape, fill: "none", stroke: COLORS.last, "stroke-width": 4, "stroke-dasharray": "10 7", "stroke-linejoin": "round", class: "last-from" }));
     root.append(svg("text", { x: x + PW / 2, y: top ? TOP - 8 : BOTTOM + 20, "text-anchor": "middle", class: "point-number",
       fill: COLORS.number, "font-size": 16, "font-weight": 600, text: String(p) }));
   }

@@ -77,7 +77,7 @@ async function ownLists() {
 function challengeForm(bots) {
   const error = el("p", { class: "error", role: "alert" });
   const lengths = [el("option", { value: "0", text: "Money game" })];
-  for (let n = 1; n <= 25; n++) lengths.push(el("option", { value: String(n), selected: n === 1, text: n === 1 ? "1 point (one game, no cube)" : `${n} points` }));
+  for (let n = 1; n <= 25; n++) lengths.push(el("option", { value: String(n), selected: n === 1, text: n === 1 ? "1 point" : `${n} points` }));
   const chosen = bots.find((b) => b.default) || bots.find((b) => b.title === "Simple") || bots[0];
   const botChoices = bots.map((bot, i) => el("label", { class: "choice" },
     el("input", { type: "radio", name: "opponent", id: `bot-${i}`, value: bot.name, checked: bot === chosen }),

@@ -19,6 +19,8 @@ const UNHEARD_TOLD = 8;  // at most this many earlier events are told when a mat
 let refreshTimer = null, clockTimer = null, keyListener = null, analysisTimer = null;
 
 const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+/** Who, at the start of a sentence: "You", or a name exactly as its owner spells it ("bob"). */
+const subject = (color) => (color === myColor() ? "You" : app.match.players[color]);
 const heardKey = (id) => `gammon.heard.${id}.${app.me ? app.me.name.toLowerCase() : "-"}`;
 const controller = { enter, act, deselect, cycle, sources };
 
@@ -160,7 +162,7 @@ function hear(events) {
       // a roll that cannot be played: its dice stay on the board a moment, said, before the turn passes
       const roll = [...app.history].reverse().find((e) => e.seq < event.seq && (e.kind === "roll" || e.kind === "opening"));
       if (roll && roll.data && roll.data.dice) {
-        app.held = { dice: roll.data.dice, color: event.color, text: `${cap(nameOf(event.color))} cannot move with ${roll.data.dice.join("-")}.` };
+        app.held = { dice: roll.data.dice, color: event.color, text: `${subject(event.color)} cannot move with ${roll.data.dice.join("-")}.` };
         app.holdUntil = Date.now() + HOLD_MS;
         if (app.board) render();
       }
@@ -320,7 +322,7 @@ function drawPlayers() {
     box.classList.toggle("acting", acting);
     box.replaceChildren(...[
       el("span", { class: `swatch ${color}`, "aria-hidden": "true" }),
-      el("span", { class: "who" }, el("strong", { class: "name", text: name }), color === myColor() ? el("span", { class: "muted", text: " (you)" }) : null),
+      el("span", { class: "who" }, el("strong", { class: "name", text: name }), color === myColor() ? el("span", { class: "visually-hidden", text: " (you)" }) : null),
       acting ? el("span", { class: "to-act", text: "to play" }) : null,
       match.length ? el("span", { class: "score" }, el("strong", { text: String(match.score[color]) }), el("span", { class: "muted", text: ` of ${match.length}` })) : null,
       el("span", { class: "pips" }, `${board.pips[color]} `, el("span", { class: "muted", text: "pips" })),
@@ -364,10 +366,10 @@ function turnText() {
   const who = match.to_act;
   if (!myTurn()) {
     const name = match.players[who];
-    return match.bots && match.bots[who] ? `${name} is thinking…` : `${cap(nameOf(who))} to act.`;
+    return match.bots && match.bots[who] ? `${name} is thinking…` : `${subject(who)} to act.`;
   }
   if (match.cube.offered) return `You are doubled to ${match.cube.value * 2}: Y takes, N drops.`;
-  if (match.resignation) return `${cap(nameOf(match.resignation.by))} offers to resign ${KIND_WORDS[match.resignation.value]}: Y accepts, N rejects.`;
+  if (match.resignation) return `${subject(match.resignation.by)} offers to resign ${KIND_WORDS[match.resignation.value]}: Y accepts, N rejects.`;
   if (!match.dice) return "Your turn: Enter rolls" + (match.actions.includes("double") ? ", Shift+D doubles." : ".");
   if (app.board && app.board.complete) return `Play ${app.board.pending} complete: Enter confirms, U undoes.`;
   const left = app.board ? app.board.remaining.join(" ") : "";
@@ -513,8 +515,8 @@ async function act(name) {
     case "cube": return announce(match.length === 1 ? "No doubling cube in a 1-point match." : `The cube is at ${match.cube.value}, ${match.cube.owner ? (match.cube.owner === mine ? "yours" : `${nameOf(match.cube.owner)}'s`) : "in the middle"}.${match.cube.offered ? " A double is offered." : ""}${match.crawford ? " Crawford game: no doubling." : ""}`);
     case "pips": return announce(`Pips: ${nameOf(you)} ${board.pips[you]}, ${nameOf(them)} ${board.pips[them]}.`);
     case "score": return announce(match.length ? `Score: ${nameOf(you)} ${match.score[you]}, ${nameOf(them)} ${match.score[them]}, in a ${match.length}-point match.` : "Money game.");
-    case "dice": return announce(match.dice ? `${cap(nameOf(match.to_act))} rolled ${match.dice[0]}-${match.dice[1]}` + (myTurn() ? `; to play ${board.remaining.join(" ") || "nothing"}.` : ".") : "The dice have not been rolled.");
-    case "turn": return announce(match.to_act ? (myTurn() ? "Your turn." : `${cap(nameOf(match.to_act))}'s turn.`) : "No one is to act.");
+    case "dice": return announce(match.dice ? `${subject(match.to_act)} rolled ${match.dice[0]}-${match.dice[1]}` + (myTurn() ? `; to play ${board.remaining.join(" ") || "nothing"}.` : ".") : "The dice have not been rolled.");
+    case "turn": return announce(match.to_act ? (myTurn() ? "Your turn." : `${subject(match.to_act)}'s turn.`) : "No one is to act.");
     default: break;
   }
   if (!myTurn()) return announce("It is not your turn.");
@@ -637,7 +639,7 @@ async function analysisPanel(id) {
     } else {
       box.replaceChildren(el("button", { type: "button", id: "do-analyse", text: current && current.status === "failed" ? "Analyse again" : "Analyse this match",
         onclick: async () => {
-          try { await post(`/api/matches/${id}/analysis`); show({ status: "queued" }); } catch (error) { announce(`Not possible: ${error.message}`); }
+          try { show(await post(`/api/matches/${id}/analysis`)); } catch (error) { announce(`Not possible: ${error.message}`); }
         } }));
     }
   };
