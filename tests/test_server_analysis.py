@@ -202,3 +202,12 @@ def test_a_restart_during_an_analysis_queues_it_again_or_fails_it(
     carol = Client(http, "carol").log_in()
     mine = http.get(f"/api/analysis/{uploaded}", headers=carol.headers).json()
     assert mine["status"] == "failed" and "stopped" in mine["error"]
+
+
+def test_preparing_is_done_once_a_process_and_offers_no_external_engine(bearoff_cache: Path) -> None:
+    from gammon.server.warmup import offered, prepare, prepare_worker
+
+    assert offered("gnubg:0", ("gnubg:1", "nn:1")) == ("random", "simple", "pubeval", "nn", "nn:1", "nn:2")
+    prepare(["random"])
+    assert prepare(["random"]) == 0.0  # a forked worker inherits it: nothing left to do
+    prepare_worker(("random",))
