@@ -142,6 +142,9 @@ def test_the_report_is_the_analyse_page_without_script_and_readable(
     assert parsed.pictures  # every board and the course of the match say what they show
     assert all(picture == {"role": "img", "title": True} for picture in parsed.pictures)
     assert "alice" in text and "Luck-adjusted result" in text
+    assert page.headers["content-encoding"] == "gzip"  # 6 MB of pictures for a 7-point match: sent packed
+    plain = http.get(f"/api/matches/{match}/analysis.html", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text == text
 
 
 def test_an_uploaded_record_is_analysed_and_kept_to_its_uploader(http: httpx.Client) -> None:

@@ -191,7 +191,7 @@ class RatingChange(Base):
 
 class AnalysisRow(Base):
     """A match judged after it ended (or an uploaded ``.mat`` record), in the bots' worker pool:
-    queued, running, then done (the results, and the HTML report zlib-compressed) or failed."""
+    queued, running, then done (the results, and the HTML report gzip-compressed) or failed."""
 
     __tablename__ = "analyses"
 

@@ -6,10 +6,11 @@ uploader's. The report is the page ``gammon analyse --html`` writes, with no scr
 
 from __future__ import annotations
 
+import gzip
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ..accounts import Account
 from ..analyses import MAX_RECORD, AnalysisInfo
@@ -27,8 +28,12 @@ def _answer(info: AnalysisInfo, status: int = 200) -> JSONResponse:
     return JSONResponse(info.view(), status_code=status)
 
 
-def _page(html: str, name: str) -> HTMLResponse:
-    return HTMLResponse(html, headers={"Content-Disposition": f'inline; filename="{name}"'})
+def _page(request: Request, packed: bytes, name: str) -> Response:
+    """The stored page, sent packed to a client that takes gzip (every browser), else unpacked."""
+    headers = {"Content-Disposition": f'inline; filename="{name}"', "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        return Response(packed, media_type="text/html; charset=utf-8", headers={**headers, "Content-Encoding": "gzip"})
+    return Response(gzip.decompress(packed), media_type="text/html; charset=utf-8", headers=headers)
 
 
 @router.post("/api/matches/{match_id}/analysis", status_code=202, response_class=JSONResponse)
@@ -46,10 +51,10 @@ async def match_analysis(match_id: MatchId, server: Server) -> JSONResponse:
 
 
 @router.get("/api/matches/{match_id}/analysis.html", response_class=HTMLResponse)
-async def match_report(match_id: MatchId, server: Server) -> HTMLResponse:
+async def match_report(request: Request, match_id: MatchId, server: Server) -> Response:
     """The analysis as the page ``gammon analyse --html`` writes (409 until it is done)."""
     info = await server.analyses.get_for_match(match_id)
-    return _page(await server.analyses.html(info), f"match-{match_id}-analysis.html")
+    return _page(request, await server.analyses.html(info), f"match-{match_id}-analysis.html")
 
 
 @router.post("/api/analysis", status_code=202, response_class=JSONResponse, openapi_extra=_UPLOAD)
@@ -74,10 +79,10 @@ async def _uploaded(server: Runtime, analysis_id: int, me: Account) -> AnalysisI
 
 
 @router.get("/api/analysis/{analysis_id}.html", response_class=HTMLResponse)
-async def record_report(analysis_id: AnalysisId, me: Me, server: Server) -> HTMLResponse:
+async def record_report(request: Request, analysis_id: AnalysisId, me: Me, server: Server) -> Response:
     """An analysis's page (409 until it is done)."""
     info = await _uploaded(server, analysis_id, me)
-    return _page(await server.analyses.html(info), f"analysis-{analysis_id}.html")
+    return _page(request, await server.analyses.html(info), f"analysis-{analysis_id}.html")
 
 
 @router.get("/api/analysis/{analysis_id}", response_class=JSONResponse)
