@@ -205,6 +205,12 @@ def test_a_restart_during_an_analysis_queues_it_again_or_fails_it(
     carol = Client(http, "carol").log_in()
     mine = http.get(f"/api/analysis/{uploaded}", headers=carol.headers).json()
     assert mine["status"] == "failed" and "stopped" in mine["error"]
+    with sqlite3.connect(folder / "server.db") as db:  # a match's failed analysis is tried again when asked
+        db.execute("UPDATE analyses SET status = 'failed', error = 'it broke' WHERE id = ?", (first["id"],))
+    assert http.get(f"/api/matches/{match}/analysis").json()["error"] == "it broke"
+    alice = Client(http, "alice").log_in()
+    assert http.post(f"/api/matches/{match}/analysis", headers=alice.headers).status_code == 202
+    assert _done(http, f"/api/matches/{match}/analysis")["players"] == first["players"]
 
 
 def test_preparing_is_done_once_a_process_and_offers_no_external_engine(bearoff_cache: Path) -> None:

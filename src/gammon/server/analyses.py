@@ -5,7 +5,8 @@ The judging is ``gammon analyse``'s own (:func:`gammon.analysis.analyse` and its
 (:class:`gammon.workers.Workers`), by the operator's analyst (``GAMMON_ANALYSIS_PLAYER``, the
 net at 0 ply by default: a match in seconds). A match has one analysis, whoever asks first;
 asking again answers where it stands. Each person may ask for ``GAMMON_LIMIT_ANALYSES`` an
-hour, counted in the database as log-ins are (:mod:`gammon.server.limits`).
+hour, counted in the database as log-ins are (:mod:`gammon.server.limits`); a failed analysis
+is tried again when asked for again.
 
 An analysis is a row that goes queued → running → done or failed, and its record is kept with
 it, so nothing is lost when the server stops: a restarted server puts back in the queue what it
@@ -149,9 +150,10 @@ class Analyses:
 
     # -- asking ------------------------------------------------------------------------------------
     async def of_match(self, user_id: int, match_id: int) -> tuple[AnalysisInfo, bool]:
-        """The analysis of a finished match, asked for now if it has none; and whether it was new."""
+        """The analysis of a finished match, asked for now if it has none (or it failed); and whether
+        it was queued now."""
         found = await self.readers.run(lambda connection: _by_match(connection, match_id))
-        if found is not None:
+        if found is not None and found.status != FAILED:
             return found, False
         live = await self.matches.current(match_id)
         info = live.info
@@ -178,14 +180,18 @@ class Analyses:
         limit = self.per_hour
 
         def work(connection: Connection) -> tuple[AnalysisInfo, bool]:
-            if match_id is not None:
-                found = _by_match(connection, match_id)  # asked meanwhile: that one
-                if found is not None:
-                    return found, False
+            found = None if match_id is None else _by_match(connection, match_id)
+            if found is not None and found.status != FAILED:
+                return found, False  # asked meanwhile: that one
             count, wait = hit(connection, f"analysis:{user_id}", 3600)
             if count > limit:
                 raise TooManyRequests(f"at most {limit} analyses an hour: try again in {int(wait // 60) + 1} minutes",
                                       retry_after=wait)
+            if found is not None:  # failed before: tried again, by today's analyst
+                connection.execute(ANALYSES.update().where(ANALYSES.c.id == found.id).values(
+                    status=QUEUED, analyst=self.analyst, requested_by=user_id, result=None, html=None, error=None,
+                    attempts=0, started=None, finished=None))
+                return AnalysisInfo(found.id, match_id, user_id, QUEUED, self.analyst, None, None), True
             made = connection.execute(ANALYSES.insert().values(
                 match_id=match_id, requested_by=user_id, status=QUEUED, analyst=self.analyst, record=mat,
                 attempts=0, created=utcnow()).returning(ANALYSES.c.id)).scalar_one()
