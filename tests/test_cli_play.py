@@ -17,7 +17,7 @@ import pytest
 
 from gammon.cli import main
 from gammon.cli.table import LocalTable
-from gammon.cli.terminal import KEY_ACTIONS, KEYS, Terminal
+from gammon.cli.terminal import KEY_ACTIONS, KEYS, PinnedScreen, Terminal, key_action
 from gammon.dice import FixedDice
 from gammon.match import Match
 from gammon.players import load_player
@@ -63,7 +63,8 @@ def test_the_default_is_a_five_point_match_against_nn_intermediate(monkeypatch, 
     feed(monkeypatch, ["pips", "score"])
     assert main(["play", "--words", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("A 5-point match against the nn:0:intermediate bot.")
+    assert out.startswith("   13 14 15 16 17 18")  # the board first, before any roll
+    assert out.index("+---") < out.index("A 5-point match against the nn:0:intermediate bot.") < out.index("Your turn")
     assert "in a 5-point match." in out
 
 
@@ -204,8 +205,10 @@ def test_the_key_map_is_seed_004s() -> None:
                 "H", "Shift+H", "E", "D", "P", "S", "C", "T"):
         assert key in listed, key
     # Shift+D doubles and D tells the cube; Shift+H is the cube hint and H the play hint
-    assert KEY_ACTIONS["D"] == "double" and KEY_ACTIONS["d"] == "cube"
-    assert KEY_ACTIONS["H"] == "cube hint" and KEY_ACTIONS["h"] == "hint"
+    assert KEY_ACTIONS["s-d"] == "double" and KEY_ACTIONS["d"] == "cube"
+    assert KEY_ACTIONS["s-h"] == "cube hint" and KEY_ACTIONS["h"] == "hint"
+    # a capital letter is what Caps Lock sends too: without a known Shift it is the lower-case key
+    assert key_action("H") == "hint" and key_action("D") == "cube" and key_action("B") == "board"
     for key, action in (("y", "yes"), ("n", "no"), ("u", "undo"), ("e", "status"), ("p", "pips"), ("s", "score"),
                         ("c", "dice"), ("t", "turn"), ("c-left", "previous"), ("c-right", "next"),
                         ("a-left", "row-start"), ("home", "row-start"), ("end", "row-end")):
@@ -313,3 +316,97 @@ def test_online_against_a_bot_and_against_a_person(tmp_path) -> None:
         # each saw the other's plays, told in their own terms and names as they spell them
         assert "bob plays " in out_alice or "bob cannot move." in out_alice
         assert "alice plays " in out_bob or "alice cannot move." in out_bob
+
+
+# -- the board, and what is said ------------------------------------------------------------------------
+BOARD_TOP = "   13 14 15 16 17 18      19 20 21 22 23 24"
+
+
+def test_the_board_comes_at_the_start_and_after_each_play_of_the_opponent() -> None:
+    # the bot opens with 3-1; you answer 6-5 checker by checker; the bot plays 4-2
+    match = Match(3, dice=FixedDice([(1, 3), (6, 5), (4, 2)]))
+    out, read, write = scripted(["", "24/18", "18/13", ""])
+    Terminal(table(match), read, write).run()
+    boards = [i for i, text in enumerate(out) if text.startswith(BOARD_TOP)]
+    assert boards and boards[0] == 0, "the board before the first roll"
+    plays = [i for i, text in enumerate(out) if text.startswith("The bot plays ")]
+    assert len(plays) == 2 and all(any(b > i for b in boards) for i in plays), "a board after each of the bot's plays"
+    # appended text is not a board a checker: none after "You move ..." until the bot has played
+    moved = [i for i, text in enumerate(out) if text.startswith("You move ")]
+    assert moved and not [b for b in boards if moved[0] < b < plays[1]]
+
+
+def test_refusals_say_you() -> None:
+    match = Match(5, dice=FixedDice([(3, 1), (6, 5)]))
+    out, read, write = scripted(["double"])
+    Terminal(table(match), read, write).run()
+    refusal = next(text for text in out if text.startswith("Not possible:"))
+    assert refusal == "Not possible: you cannot double after rolling.", refusal
+
+
+def test_the_crawford_game_is_announced() -> None:
+    score = [0, 0]
+    score[Color.BLACK] = 4
+    state = GameState(position=Position(), score=tuple(score), match_length=5, crawford=True)
+    match = Match.from_state(state, dice=FixedDice([(3, 1), (6, 5)]))
+    out, read, write = scripted(["pips"])
+    Terminal(table(match), read, write).run()
+    assert "This is the Crawford game: neither side may double in it." in out
+    assert not any("double" in text for text in out if text.endswith("> "))  # nor is doubling offered
+
+
+def test_a_capital_h_with_caps_lock_is_the_play_hint() -> None:
+    match = Match(5, dice=FixedDice([(3, 1), (6, 5)]))
+    out, read, write = scripted(["<H>", "<D>", "<s-h>"])
+    Terminal(table(match), read, write).run()
+    text = "\n".join(out)
+    assert "Hint for 3-1, best first" in text and "The cube is at 1, in the middle." in text
+    assert "Not possible: the cube is decided before rolling" in text  # Shift+H, where a reader knows Shift
+
+
+class Emulator:
+    """A VT100 screen (pyte) that a :class:`PinnedScreen` draws on, with the transcript written through it."""
+
+    def __init__(self, rows: int = 40, columns: int = 100) -> None:
+        import pyte
+
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.Stream(self.screen)
+        self.written = io.StringIO()
+        self.size = os.terminal_size((columns, rows))
+
+    def write(self, text: str) -> int:
+        self.written.write(text)
+        self.stream.feed(text.replace("\n", "\r\n"))  # a terminal's output processing
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def rows(self) -> list[str]:
+        return [row.rstrip() for row in self.screen.display]
+
+
+def test_the_board_is_redrawn_in_place_on_a_terminal() -> None:
+    emulator = Emulator()
+    screen = PinnedScreen(emulator, size=lambda: emulator.size)  # type: ignore[arg-type]
+    match = Match(3, dice=FixedDice([(1, 3), (6, 5), (4, 2), (2, 1)]))
+    _, read, _ = scripted(["", "24/18", "18/13", "", *["pips"] * 40])
+    Terminal(table(match), read, screen.write, screen=screen).run()
+    rows = emulator.rows()
+    assert rows[0] == BOARD_TOP  # pinned at the top, however much was said beneath it
+    assert sum(row == BOARD_TOP for row in rows) == 1
+    # the board shows the bot's last play (4-2 from its 8 and 6: your 17 and 19 hold 2 of its checkers)
+    assert any("Pips: you" in row for row in rows[-8:])
+    written = emulator.written.getvalue()
+    assert written.count("\x1b[2J") == 1, "cleared once; every later board rewritten in place"
+    assert written.count(BOARD_TOP) <= 2, "the rows that did not change are not written again"
+
+
+def test_a_terminal_too_small_for_the_board_gets_it_appended() -> None:
+    emulator = Emulator(rows=20)
+    screen = PinnedScreen(emulator, size=lambda: emulator.size)  # type: ignore[arg-type]
+    match = Match(3, dice=FixedDice([(1, 3), (6, 5)]))
+    _, read, _ = scripted([])
+    Terminal(table(match), read, screen.write, screen=screen).run()
+    assert "\x1b[2J" not in emulator.written.getvalue() and BOARD_TOP in emulator.written.getvalue()

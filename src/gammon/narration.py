@@ -18,6 +18,7 @@ numbering. Names are written as their owners spelt them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from .events import (
@@ -47,6 +48,7 @@ from .state import Resignation
 
 __all__ = ["RESIGNATION_WORDS", "Narrator", "play_in_numbering"]
 
+_SIDE_WORD = re.compile(r"\b(white|black)('s)?\b")
 RESIGNATION_WORDS = {Resignation.SINGLE: "a single game", Resignation.GAMMON: "a gammon",
                      Resignation.BACKGAMMON: "a backgammon"}
 
@@ -101,6 +103,23 @@ class Narrator:
 
     def play_text(self, play: Play, mover: Color) -> str:
         return play_in_numbering(play, mover, self.numbering)
+
+    def automatic_text(self, event: Played, color: Color) -> str:
+        """Why a play was not chosen (a host that knows more, such as play by mail's modes, says more)."""
+        return f"made for {self.who(color)}"
+
+    def personal(self, text: str) -> str:
+        """A refusal of the rules, which name the sides by colour, in this listener's words:
+        ``white cannot double after rolling`` is ``you cannot double after rolling`` told to white,
+        and ``it is black's turn`` is ``it is bob's turn``."""
+
+        def named(found: re.Match[str]) -> str:
+            color = Color[found.group(1).upper()]
+            if color == self.listener:
+                return "your" if found.group(2) else "you"
+            return self.names[color] + (found.group(2) or "")
+
+        return _SIDE_WORD.sub(named, text)
 
     # -- events -----------------------------------------------------------------------------
     def tell(self, event: MatchEvent) -> str:
@@ -173,7 +192,7 @@ class Narrator:
         if effects:
             text += ", " + effects
         if event.automatic:
-            text += " (made for " + ("you" if color == self.listener else self.names[color]) + ")"
+            text += f" ({self.automatic_text(event, color)})"
         if self.verbose:
             text += f"; pips {self._score(event.pips)}"
         return text + "."

@@ -22,10 +22,11 @@ from ..players import load_player
 from ..position import Color
 from ..state import MAX_MATCH_LENGTH
 from .table import LocalTable, RemoteTable, ServerClient, Table, TableError, require_client
-from .terminal import KEY_ACTIONS, Settings, Terminal
+from .terminal import KEY_ACTIONS, PinnedScreen, Screen, Settings, Terminal
 
 DEFAULT_BOT = "nn:0:intermediate"
 DEFAULT_LENGTH = 5
+SHIFTED = ("s-d", "s-h")  #: keys that only a reader knowing the state of Shift can tell apart
 
 
 def key_reader() -> Callable[[str], str]:
@@ -47,7 +48,11 @@ def key_reader() -> Callable[[str], str]:
     sequences = {"a-left": ("escape", "left"), "a-right": ("escape", "right"), "a-up": ("escape", "up"),
                  "a-down": ("escape", "down")}
     for name in KEY_ACTIONS:
+        if name in SHIFTED:  # a terminal sends Shift+D as it sends D with Caps Lock on: D, read as d
+            continue
         bind(sequences.get(name, (name,)), name)
+        if len(name) == 1 and name.isalpha():
+            bind((name.upper(),), name.upper())
     return lambda prompt: session.prompt(prompt, key_bindings=bindings)
 
 
@@ -86,10 +91,19 @@ def _command(args: argparse.Namespace) -> int:
         return 0
     if table is None:
         return 0
+    def write(text: str) -> None:
+        print(text, flush=True)
+
+    screen = PinnedScreen(sys.stdout) if _pinned(args) else Screen(write)
     try:
-        return Terminal(table, read, lambda text: print(text, flush=True), settings).run()
+        return Terminal(table, read, write, settings, screen).run()
     finally:
         table.close()
+
+
+def _pinned(args: argparse.Namespace) -> bool:
+    """Whether the board is redrawn in place: on a terminal that can, outside plain mode."""
+    return not args.plain and sys.stdout.isatty() and os.environ.get("TERM", "dumb") not in ("", "dumb")
 
 
 def _local_table(args: argparse.Namespace) -> Table:

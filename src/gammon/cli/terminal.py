@@ -10,14 +10,17 @@ anything typed is a line of words or a play (a line that starts with ``:`` is al
 from __future__ import annotations
 
 import dataclasses
+import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TextIO
 
 from .. import diagram
 from ..cube.context import CubeContext
 from ..errors import GammonError, IllegalActionError
 from ..evaluation import NOT_EVALUATED
-from ..events import Doubled, Played, Resigned
+from ..events import Doubled, MatchEvent, OpeningRolled, Played, Resigned
 from ..match import Match
 from ..narration import Narrator
 from ..notation import whole_number
@@ -35,12 +38,13 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Arrows", "move along the board: Left/Right along a row, Up/Down between the rows"),
     ("Alt+Arrows", "jump to the edge of the row (Left/Right) or of the column (Up/Down)"),
     ("Home / End", "as Alt+Left / Alt+Right"),
-    ("Shift+D", "offer a double (before rolling)"),
+    ("Shift+D", "offer a double (before rolling); a terminal cannot tell Shift from Caps Lock, so there a D is "
+                "the cube (as d): type :double"),
     ("Y", "take a double; accept a resignation; yes"),
     ("N", "drop a double; reject a resignation; no"),
     ("U", "undo your last checker move"),
     ("H", "play hint: every play of your roll ranked"),
-    ("Shift+H", "cube hint: double, take or pass"),
+    ("Shift+H", "cube hint: double, take or pass (in a terminal, type :cube hint: an H is the play hint, as h)"),
     ("E", "status: bar and borne-off counts"),
     ("D", "the doubling cube"),
     ("P", "pip counts"),
@@ -58,22 +62,90 @@ Typed words (a line; in key mode start it with ':' when it begins with a key's l
   numbering (the opponent's plays in their numbering or yours), help, quit
   a play: 8/5 6/5, bar/22*, 6/off, 8/5(2); one checker: 13/8 or 13 8; #N plays list entry N"""
 
-#: Key tokens the reader returns for the keys above (prompt_toolkit's names where it has one).
+#: Key tokens the reader returns for the keys above (prompt_toolkit's names where it has one). A letter
+#: is its lower case: Caps Lock and Shift send the same capital, and only a reader that knows Shift was
+#: down says so (``s-d``, ``s-h``), so a capital H with Caps Lock on is never the cube hint.
 KEY_ACTIONS = {
     "enter": "enter", "c-h": "deselect", "backspace": "deselect",
     "c-right": "next", "c-down": "next", "c-left": "previous", "c-up": "previous",
     "left": "left", "right": "right", "up": "up", "down": "down",
     "home": "row-start", "end": "row-end", "a-left": "row-start", "a-right": "row-end",
     "a-up": "column-top", "a-down": "column-bottom",
-    "D": "double", "y": "yes", "Y": "yes", "n": "no", "N": "no", "u": "undo", "U": "undo",
-    "h": "hint", "H": "cube hint", "e": "status", "E": "status", "d": "cube", "p": "pips", "P": "pips",
-    "s": "score", "S": "score", "c": "dice", "C": "dice", "t": "turn", "T": "turn", "B": "board",
-    "i": "id", "I": "id", "?": "help",
+    "s-d": "double", "s-h": "cube hint", "y": "yes", "n": "no", "u": "undo", "h": "hint", "e": "status", "d": "cube",
+    "p": "pips", "s": "score", "c": "dice", "t": "turn", "b": "board", "i": "id", "?": "help",
 }
 #: The board as a grid from your side: the top row 13-24 left to right, the bottom row 12-1.
 GRID = ((13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24), (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1))
 RESIGN_WORDS = {"": Resignation.SINGLE, "single": Resignation.SINGLE, "gammon": Resignation.GAMMON,
                 "backgammon": Resignation.BACKGAMMON}
+
+
+def key_action(name: str) -> str:
+    """The action of a key token's name; a capital letter is its lower case (see :data:`KEY_ACTIONS`)."""
+    if len(name) == 1 and name.isalpha():
+        name = name.lower()
+    return KEY_ACTIONS.get(name, "")
+
+
+class Screen:
+    """Where the board is drawn: appended to the transcript like any other text (a file, a pipe)."""
+
+    in_place = False
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+
+    def board(self, text: str) -> None:
+        self.write(text)
+
+    def close(self) -> None:
+        pass
+
+
+#: Rows a pinned board leaves for the transcript beneath it, at the least; a smaller terminal appends.
+TRANSCRIPT_ROWS = 6
+
+
+class PinnedScreen(Screen):
+    """A terminal: the board pinned at the top and redrawn in place, the transcript scrolling
+    beneath it in a scroll region of its own, so a new board never scrolls what was said away.
+
+    The first board clears the screen; later ones rewrite only the rows that changed, with the
+    cursor saved and restored around them. A terminal too small for both appends the board.
+    """
+
+    in_place = True
+
+    def __init__(self, out: TextIO, size: Callable[[], os.terminal_size] = shutil.get_terminal_size) -> None:
+        super().__init__(lambda text: print(text, file=out, flush=True))
+        self.out, self.size = out, size
+        self.shown: list[str] = []
+        self.layout: tuple[int, int, int] | None = None  #: rows, columns, board rows
+
+    def board(self, text: str) -> None:
+        lines = text.splitlines()
+        columns, rows = self.size()
+        if rows < len(lines) + 1 + TRANSCRIPT_ROWS or columns <= max(map(len, lines), default=0):
+            self.close()
+            self.write(text)
+            return
+        layout = (rows, columns, len(lines))
+        if layout != self.layout:
+            self.layout, self.shown = layout, []
+            # clear; the transcript's region is the rows below the board and a blank row; the cursor at its foot
+            self.out.write(f"\x1b[2J\x1b[{len(lines) + 2};{rows}r\x1b[{rows};1H")
+        changed = [(row, line) for row, line in enumerate(lines, 1)
+                   if row > len(self.shown) or self.shown[row - 1] != line]
+        self.out.write("\x1b7" + "".join(f"\x1b[{row};1H\x1b[2K{line}" for row, line in changed) + "\x1b8")
+        self.out.flush()
+        self.shown = lines
+
+    def close(self) -> None:
+        """The whole screen scrolls again, the cursor at its foot (when the game ends, or the board no longer fits)."""
+        if self.layout is not None:
+            self.out.write(f"\x1b[r\x1b[{self.layout[0]};1H")
+            self.out.flush()
+            self.layout, self.shown = None, []
 
 
 def _one_move(text: str) -> Move | None:
@@ -103,12 +175,14 @@ class Terminal:
     """One person at a table: reads keys or lines, acts, and tells what happened."""
 
     def __init__(self, table: Table, read: Callable[[str], str], write: Callable[[str], None],
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, screen: Screen | None = None) -> None:
         self.table, self.read, self.write = table, read, write
         self.settings = settings or Settings()
+        self.screen = screen or Screen(write)
         self.cursor = 6
         self.selected: int | None = None
         self.forced = False  #: the next play of yours was made for you
+        self.crawford_told: int | None = None  #: the game announced as the Crawford game
 
     # -- names ------------------------------------------------------------------------------
     @property
@@ -131,15 +205,29 @@ class Terminal:
     def run(self) -> int:
         match = self.match
         length = f"a {match.length}-point match" if match.length else "a money game"
+        self.board()
         self.write(f"{length[0].upper()}{length[1:]} against {self.name(self.you.other)}. "
                    f"Your checkers move from 24 down to 1; ? lists the keys, help the words.")
+        try:
+            return self._play()
+        finally:
+            self.screen.close()
+
+    def _play(self) -> int:
+        match = self.match
         try:
             while True:
                 try:
                     self.table.advance()
                 except TableError as error:
                     self.write(f"The server: {error}")
-                self.tell()
+                told = self.tell()
+                if match.state.crawford and self.crawford_told != match.game_number:
+                    self.crawford_told = match.game_number
+                    self.write("This is the Crawford game: neither side may double in it.")
+                if any(isinstance(event, OpeningRolled) or (isinstance(event, Played) and event.color != self.you)
+                       for event in told):
+                    self.board()  # a new game, or the opponent's play: the board as it now stands
                 if match.game_over:
                     if self.table.finished:
                         return 0
@@ -155,7 +243,7 @@ class Terminal:
                 try:
                     self.handle(token)
                 except (GammonError, TableError) as error:
-                    reason = str(error)
+                    reason = self.narrator.personal(str(error))  # "you cannot double", not "white cannot"
                     self.write(f"Not possible: {reason}" + ("" if reason.endswith((".", "?", "!", ")")) else "."))
                 self.tell()
         except (EOFError, KeyboardInterrupt):
@@ -197,9 +285,11 @@ class Terminal:
         return Narrator(self.table.names, self.you, own_numbering=self.settings.their_numbering,
                         verbose=self.settings.verbose)
 
-    def tell(self) -> None:
+    def tell(self) -> list[MatchEvent]:
+        """Say what happened since last asked; the events told."""
         narrator = self.narrator
-        for event in self.table.news():
+        news = self.table.news()
+        for event in news:
             if isinstance(event, Played) and event.color == self.you and self.forced:
                 self.forced = False
                 event = dataclasses.replace(event, automatic=True)
@@ -209,6 +299,7 @@ class Terminal:
             elif isinstance(event, Resigned) and event.color != self.you:
                 sentence += " Accept (Y) or reject (N)?"
             self.write(sentence)
+        return news
 
     # -- prompts ----------------------------------------------------------------------------
     def prompt(self) -> str:
@@ -220,7 +311,7 @@ class Terminal:
         if state.resignation is not None:
             return f"{other[0].upper()}{other[1:]} resigns: Y accepts, N rejects> "
         if state.dice is None:
-            return "Your turn: Enter rolls" + (", Shift+D doubles" if match.can_double(self.you) else "") + "> "
+            return "Your turn: Enter rolls" + (", :double doubles" if match.can_double(self.you) else "") + "> "
         if self.complete():
             return f"Play complete ({self.pending_text()}): Enter confirms, U undoes> "
         where = f"{self.point_text(self.cursor)}" + (f", holding the checker from {self._point_name(self.selected)}"
@@ -254,7 +345,7 @@ class Terminal:
     # -- input ------------------------------------------------------------------------------
     def handle(self, token: str) -> None:
         if token.startswith("<") and token.endswith(">"):
-            self.key(KEY_ACTIONS.get(token[1:-1], ""))
+            self.key(key_action(token[1:-1]))
         else:
             self.words(token.strip().lstrip(":").strip().lower())
 
@@ -500,11 +591,22 @@ class Terminal:
         self.write(self.point_text(self.cursor) + ".")
 
     # -- reports ------------------------------------------------------------------------------
+    def picture(self) -> str:
+        return diagram.render(self.match.current_state, plain=self.settings.plain, perspective=self.you)
+
+    def board(self) -> None:
+        """The board at the start, at each new game and after the opponent's play (not in plain mode,
+        where it is read on demand): redrawn in place on a terminal, appended elsewhere."""
+        if not self.settings.plain:
+            self.screen.board(self.picture())
+
     def show(self, force: bool = False) -> None:
-        """The board: always when asked; after your moves only outside plain mode."""
-        if self.settings.plain and not force:
-            return
-        self.write(diagram.render(self.match.current_state, plain=self.settings.plain, perspective=self.you))
+        """The board after a change of yours (a checker moved, a roll): on a terminal, the pinned board
+        redrawn; appended only when asked (``force``: B), so a transcript is not a board a checker."""
+        if force and (self.settings.plain or not self.screen.in_place):
+            self.write(self.picture())
+        elif self.screen.in_place and not self.settings.plain:
+            self.screen.board(self.picture())
 
     def status(self, what: str) -> str:
         match = self.match
