@@ -526,6 +526,7 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     alice.wait_for_function("() => window.gammon.match && window.gammon.match.status === 'invited'")
     match_id = alice.evaluate("() => window.gammon.matchId")
     no_horizontal_scroll(alice, "an invitation on a phone")
+    alice.wait_for_selector("#do-withdraw")  # the invitation's own page offers to withdraw it too
     # bob's lobby says so by itself (it asks again when its window gets the focus, or every 10 s)
     bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
     bob.wait_for_function("() => document.querySelector('#lobby-status').textContent.includes('alice challenges you to a 3-point match')")

@@ -30,7 +30,7 @@ export function svg(tag, attrs = {}, ...children) {
 
 /** A button whose visible hint names its key (the key is also told by aria-keyshortcuts). */
 export function keyButton(id, label, key, onclick, extra = {}) {
-  return el("button", { type: "button", id, "aria-keyshortcuts": key ? key.replace(/ /g, "") : null, onclick, ...extra },
+  return el("button", { type: "button", id, "aria-keyshortcuts": key ? key.replace(/ /g, "+") : null, onclick, ...extra },
     el("span", { class: "label", text: label }), key ? el("kbd", { "aria-hidden": "true", text: key }) : null);
 }
 

@@ -81,9 +81,10 @@ function challengeForm(bots) {
   const chosen = bots.find((b) => b.default) || bots.find((b) => b.title === "Simple") || bots[0];
   const botChoices = bots.map((bot, i) => el("label", { class: "choice" },
     el("input", { type: "radio", name: "opponent", id: `bot-${i}`, value: bot.name, checked: bot === chosen }),
-    el("span", { class: "choice-text" }, el("strong", { text: bot.title }),
-      bot.strength ? el("span", { class: "muted", text: bot.strength }) : null),
-    bot.rating !== null && bot.rating !== undefined ? el("span", { class: "rating", text: Math.round(bot.rating) }) : null));
+    el("span", { class: "choice-text" },
+      el("span", { class: "choice-title" }, el("strong", { text: bot.title }),
+        bot.rating !== null && bot.rating !== undefined ? el("span", { class: "rating" }, el("span", { class: "visually-hidden", text: "rated " }), String(Math.round(bot.rating))) : null),
+      bot.strength ? el("span", { class: "muted", text: bot.strength }) : null)));
   const person = el("label", { class: "choice" },
     el("input", { type: "radio", name: "opponent", id: "opp-person", value: "" }),
     el("span", { class: "choice-text" }, el("strong", { text: "A person" }), el("span", { class: "muted", text: "by name: they are invited" })));

@@ -3,7 +3,7 @@
 // What may be done, the legal moves and the moves entered are the server's (the match view's
 // `actions` and `legal`, GET .../board); this page asks, draws and tells.
 
-import { api, post } from "../api.js";
+import { api, ownSeed, post } from "../api.js";
 import { announce, attachLog } from "../announce.js";
 import { drawBoard, playPoints } from "../board.js";
 import { $, el, keyButton } from "../dom.js";
@@ -66,7 +66,11 @@ export async function matchPage(id) {
   if (mine) document.addEventListener("keydown", keyListener);
   tellWhereThingsStand(match);
   await refresh();
-  if (app.board || match.status !== "invited") announce(turnText());
+  if (app.board) {
+    const you = mine || app.view, them = other(you);
+    if (app.match.length > 1 && app.match.status === "playing") announce(`Score: ${nameOf(you)} ${app.match.score[you]}, ${nameOf(them)} ${app.match.score[them]}.`);
+    announce(turnText());
+  }
   connect();
   clockTimer = setInterval(drawClocks, 500);
   return null;
@@ -80,10 +84,10 @@ function playerControls() {
       keyButton("do-confirm", "Confirm play", "Enter", () => act("confirm"), { class: "primary" }),
       keyButton("do-take", "Take", "Y", () => act("take"), { class: "primary" }),
       keyButton("do-drop", "Drop", "N", () => act("drop")),
-      keyButton("do-double", "Double", "Shift D", () => act("double")),
+      keyButton("do-double", "Double", "Shift+D", () => act("double")),
       keyButton("do-undo", "Undo", "U", () => act("undo")),
       keyButton("do-hint", "Hint", "H", () => act("hint")),
-      keyButton("do-cubehint", "Cube hint", "Shift H", () => act("cubehint"))),
+      keyButton("do-cubehint", "Cube hint", "Shift+H", () => act("cubehint"))),
     el("form", { id: "typed", class: "typed", onsubmit: typedPlay },
       el("label", { for: "typed-play", text: "Type a play" }),
       el("span", { class: "inline" }, el("input", { id: "typed-play", autocomplete: "off", placeholder: "8/5 6/5" }),
@@ -214,6 +218,7 @@ async function refresh() {
       : `The challenge was ${match.status}.`;
     $("#status").textContent = cap(lengthText(match.length)) + ".";
     for (const button of document.querySelectorAll(".controls button")) button.hidden = true;
+    invitationButtons(match);
     return;
   }
   if (changed && !(myTurn() && match.dice)) { app.pending = []; app.selected = null; }
@@ -224,6 +229,22 @@ async function refresh() {
     app.busy = true;
     try { await send({ action: "play", play: match.legal[0] }); } finally { app.busy = false; }
   }
+}
+
+/** An invitation opened as a page: the invited accept or decline it here, the challenger withdraws it. */
+function invitationButtons(match) {
+  const box = $("#summary");
+  if (!box || !myColor()) return;
+  box.hidden = match.status !== "invited";
+  if (box.hidden) return;
+  const again = () => { box.dataset.version = ""; refresh(); };
+  box.replaceChildren(el("h2", { id: "summary-heading", text: "An invitation" }), el("p", { class: "actions" },
+    myColor() === "black"
+      ? [el("button", { type: "button", class: "primary", id: "do-accept", text: "Accept",
+        onclick: async () => { await post(`/api/matches/${match.id}/accept`, { seed: ownSeed() }); box.hidden = true; await refresh(); focusCell(app.cursor); } }),
+      el("button", { type: "button", id: "do-decline", text: "Decline", onclick: async () => { await post(`/api/matches/${match.id}/decline`); again(); } })]
+      : el("button", { type: "button", id: "do-withdraw", text: "Withdraw the invitation",
+        onclick: async () => { await post(`/api/matches/${match.id}/withdraw`); announce("You withdrew the invitation."); again(); } })));
 }
 
 /** What a new version of the match clears: the hint of an earlier roll, the resignation chosen. */
