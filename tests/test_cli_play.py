@@ -410,3 +410,35 @@ def test_a_terminal_too_small_for_the_board_gets_it_appended() -> None:
     _, read, _ = scripted([])
     Terminal(table(match), read, screen.write, screen=screen).run()
     assert "\x1b[2J" not in emulator.written.getvalue() and BOARD_TOP in emulator.written.getvalue()
+
+
+def test_a_real_terminal_keeps_one_board_pinned_at_the_top(tmp_path) -> None:
+    """``gammon play`` in a pseudo-terminal, its output read by a terminal emulator: one board on the
+    screen, drawn once in full, however many plays and sentences came."""
+    import pyte
+
+    child = _spawn("--seed", "4", "--match", "1", "--bot", "random")
+    child.setwinsize(40, 120)
+    log = tmp_path / "terminal.log"
+    child.logfile_read = open(log, "w")
+    screen = pyte.Screen(120, 40)
+    stream = pyte.Stream(screen)
+    try:
+        for _ in range(12):  # a few turns, by keys: Ctrl+Right and Enter for each checker, Enter to roll
+            child.expect(PROMPT)
+            prompt = child.match.group(1)
+            if prompt.startswith("You rolled"):
+                child.send("\x1b[1;5C")
+                child.expect(PROMPT)
+            child.send("y" if "Y takes" in prompt or "Y accepts" in prompt else "\r")
+        child.expect(PROMPT)
+        child.logfile_read.flush()
+        with open(log, newline="") as file:  # as the terminal got it: \r\n kept
+            written = file.read()
+        stream.feed(written)
+        rows = [row.rstrip() for row in screen.display]
+    finally:
+        child.close()
+    assert written.count("\x1b[2J") == 1 and "Traceback" not in written
+    assert rows[0] == BOARD_TOP and sum(row == BOARD_TOP for row in rows) == 1, "\n".join(rows)
+    assert any(row.startswith(("The random bot ", "You ", "Game 1")) for row in rows[16:]), "\n".join(rows)
