@@ -167,9 +167,13 @@ def try_click(page: Page, selector: str) -> None:
         pass
 
 
-# The page keeps only its last 400 announcements on screen; a listener in the test hears them all.
+# The page keeps only its last 400 announcements on screen; a listener in the test hears them all,
+# and counts the checkers the board slides.
 HEAR_EVERYTHING = """
 window.__heard = [];
+window.__slides = 0;  // checkers slid by the board (Element.animate), counted
+const slide = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.__slides += 1; return slide.apply(this, args); };
 document.addEventListener("DOMContentLoaded", () => {
   const log = document.getElementById("log");
   for (const node of log.children) window.__heard.push(node.textContent);
@@ -300,6 +304,7 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
         expected = sum(1 for e in events if e["kind"] == kind)
         assert sum(1 for line in lines if re.search(pattern, line)) == expected, (kind, lines)
     assert any(e["kind"] == "double" for e in events), "the test doubles at the start of each game"
+    assert page.evaluate("() => window.__slides") > 0, "checkers slide where they go"
     # the header's rating is asked again once the match is over
     rating = httpx.get(f"{server.url}/api/users/alice", timeout=60).json()["rating"]
     page.wait_for_function(f"() => document.querySelector('#my-rating').textContent === '{round(rating)}'")
@@ -509,7 +514,8 @@ def test_two_people_play_while_a_third_watches(browser: Browser, axe_source: str
 
 
 def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_source: str, server) -> None:
-    phone = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                        reduced_motion="reduce")
     desk = new_context(browser)
     alice, bob = phone.new_page(), desk.new_page()
     register(alice, server, "alice")
@@ -549,6 +555,16 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     assert box["width"] >= 350, box
     no_horizontal_scroll(alice, "a game on a phone")
     assert alice.locator("#board-svg .cube").count() == 0, "no cube in a 1-point match"
+    # the bot's play is drawn where it went, without sliding: this phone asked for reduced motion
+    alice.wait_for_function("() => window.gammon.match.to_act !== null")
+    if alice.evaluate("() => window.gammon.match.to_act === 'white' && window.gammon.match.dice !== null"):
+        alice.fill("#typed-play", alice.evaluate("() => window.gammon.match.legal[0]"))  # alice opens: her play first
+        alice.press("#typed-play", "Enter")
+        alice.wait_for_function("() => window.gammon.board.complete")
+        alice.click("#do-confirm")
+    alice.wait_for_function("() => window.gammon.history.some(e => e.kind === 'play' && e.color === 'black')")
+    alice.wait_for_function("() => window.gammon.board.last_play !== null && window.gammon.board.last_play.color === 'black'")
+    assert alice.evaluate("() => window.__slides") == 0
     no_violations(alice, axe_source, "a game on a phone")
     if SHOTS:
         alice.screenshot(path=str(Path(SHOTS) / "web-phone.png"))

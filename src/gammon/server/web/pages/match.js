@@ -221,6 +221,7 @@ async function refresh() {
     invitationButtons(match);
     return;
   }
+  if (match.status === "playing" && $("#summary")) $("#summary").hidden = true;  // an invitation no more
   if (changed && !(myTurn() && match.dice)) { app.pending = []; app.selected = null; }
   if (changed) turnMoved(before, match);
   await loadBoard(app.pending);
