@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from sqlalchemy import Connection, exists, func, or_, select
+from sqlalchemy import Connection, exists, func, select
 
 from .matches import store
 from .matches.ratings import Rated
 from .matches.views import summary
-from .models import MATCHES, SESSIONS, USERS, utcnow
+from .models import SESSIONS, USERS, utcnow
 
 WEEK = dt.timedelta(days=7)
 ONLINE = dt.timedelta(minutes=15)  #: a person whose log-in was used this recently is shown online
@@ -23,14 +23,13 @@ ONLINE = dt.timedelta(minutes=15)  #: a person whose log-in was used this recent
 def online(connection: Connection, limit: int = 200) -> list[dict[str, Any]]:
     """People seen lately (a log-in used in the last 15 minutes), by name; whether each is in a match."""
     seen = utcnow() - ONLINE
-    playing = exists().where(MATCHES.c.status == "playing",
-                             or_(MATCHES.c.white_id == USERS.c.id, MATCHES.c.black_id == USERS.c.id))
     rows = connection.execute(
-        select(USERS.c.name, USERS.c.rating, playing.label("playing"))
+        select(USERS.c.id, USERS.c.name, USERS.c.rating)
         .where(USERS.c.is_bot.is_(False),
                exists().where(SESSIONS.c.user_id == USERS.c.id, SESSIONS.c.last_used >= seen))
-        .order_by(func.lower(USERS.c.name)).limit(limit))
-    return [{"name": row.name, "rating": round(row.rating, 2), "playing": bool(row.playing)} for row in rows]
+        .order_by(func.lower(USERS.c.name)).limit(limit)).all()
+    playing = store.playing(connection, [row.id for row in rows])
+    return [{"name": row.name, "rating": round(row.rating, 2), "playing": row.id in playing} for row in rows]
 
 
 def profile(connection: Connection, name: str, provisional_matches: int) -> dict[str, Any] | None:

@@ -191,6 +191,16 @@ def gains_since(connection: Connection, since: dt.datetime, chosen: Any, limit: 
         .order_by(gained.desc(), USERS.c.name).limit(limit)).all())
 
 
+def playing(connection: Connection, user_ids: list[int]) -> set[int]:
+    """Those of ``user_ids`` who play in a match under way."""
+    if not user_ids:
+        return set()
+    rows = connection.execute(select(MATCHES.c.white_id, MATCHES.c.black_id).where(
+        MATCHES.c.status == "playing", or_(MATCHES.c.white_id.in_(user_ids), MATCHES.c.black_id.in_(user_ids))))
+    wanted = set(user_ids)
+    return {user for row in rows for user in (row.white_id, row.black_id) if user in wanted}
+
+
 def clocked(connection: Connection) -> list[Any]:
     """Matches under way with a time control: their number, clock and options."""
     return list(connection.execute(
