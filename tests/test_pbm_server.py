@@ -23,9 +23,17 @@ from aiosmtpd.smtp import SMTP
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fastapi.testclient import TestClient
+
 from gammon import Position, BLACK, WHITE
+from gammon.events import Played
+from gammon.narration import Narrator
 from gammon.notation import pbm as pbm_notation
+from gammon.play import OFF, Move, Play
+from gammon.server.app import create_app
 from gammon.server.pbm.board_text import draw
+from gammon.server.pbm.executor import MailNarrator
+from gammon.server.settings import Limits, Settings
 from gammon.server.pbm.language import MailCommandError, parse
 from gammon.server.pbm.mail import commands_of
 from gammon.state import GameState
@@ -55,15 +63,15 @@ TURN = re.compile(r"^Move (\d+): (\S+) \(([OX])\) to play (\d)-(\d):$", re.M)
 
 # -- the language, without a server ----------------------------------------------------------------
 def test_the_board_is_drawn_as_the_seed_draws_it() -> None:
-    assert "\n".join(draw(Position(turn=BLACK), BLACK)) == SEED_BOARD
-    # ohs is whoever moved first: the picture is the same from either colour
-    assert "\n".join(draw(Position(turn=WHITE), WHITE)) == SEED_BOARD
+    assert "\n".join(draw(Position(turn=BLACK))) == SEED_BOARD
+    # whoever is on roll: the board is the same picture, black (O) moving down and white (X) up
+    assert "\n".join(draw(Position(turn=WHITE))) == SEED_BOARD
 
 
 def test_a_tall_stack_shows_its_count() -> None:
     # white (eks) has 15 on its 6 point (the board's 19), black (ohs) 15 on its 24 point
     position = Position.from_checkers([0] * 5 + [15] + [0] * 18 + [0], [0] * 23 + [15] + [0], turn=BLACK)
-    lines = draw(position, BLACK)
+    lines = draw(position)
     assert lines[1:5] == ["|                       |   | X                   O |"] * 4
     assert lines[5] == "|                       |   |15                  15 |"
 
@@ -248,9 +256,10 @@ def test_a_match_begun_by_mail_is_finished_through_the_api(line_server) -> None:
     try:
         tcp("register alice wonderland1")
         answer = tcp("challenge alice bot:random wonderland1 -match 1 -force")
-        board = int(re.match(r"Board (\d+):", answer).group(1))
+        board = int(re.search(r"^Board (\d+):", answer, re.M).group(1))  # after what happened: the board
         turn = TURN.search(answer)
-        assert turn and turn.group(2) == "alice" and turn.group(3) == "O"  # -force: alice first, as ohs
+        # -force: alice first; she is white, so X, as the web and the terminal call her
+        assert turn and turn.group(2) == "alice" and turn.group(3) == "X"
         _play_by_lines(tcp, board, rng, {"alice": "wonderland1"}, turns=2)
         http = httpx.Client(base_url=line_server.url, timeout=60)
         alice = Client(http, "alice", "wonderland1").log_in()
@@ -472,8 +481,8 @@ def test_a_whole_match_by_mail_answers_only_confirmed_addresses(mail_server) -> 
             time.sleep(0.05)
             continue
         name = state["players"][state["to_act"]]
-        boards = _wait(lambda: [m for m in sink.to(addresses[name]) if "is ohs" in _body(m)], "board mail")  # noqa: B023 - called within this iteration
-        frame = BLACK if re.search(r"(\S+) is ohs", _body(boards[-1])).group(1) == name else WHITE
+        boards = _wait(lambda: [m for m in sink.to(addresses[name]) if " plays O " in _body(m)], "board mail")  # noqa: B023 - called within this iteration
+        frame = BLACK if re.search(r"(\S+) plays O ", _body(boards[-1])).group(1) == name else WHITE
         game = GameState.from_gnubg_id(state["gnubg_id"])
         move = pbm_notation.format_play(rng.choice(list(game.position.legal_plays(*game.dice))), frame)
         _send(mail_server, f"move {board} {name} {PASSWORDS[name]} {move}", "", addresses[name])
@@ -534,7 +543,7 @@ def test_mail_off_stops_turn_mails_but_not_answers(mail_server) -> None:
     _wait(lambda: any("your turn" in str(m["subject"]) for m in sink.to("alice@example.org")), "alice's turn mail")
     # an answer to a command bob sends by mail still reaches him
     _send(mail_server, f"board {board} bob", "", "bob@example.org")
-    _wait(lambda: any("is ohs" in _body(m) for m in sink.to("bob@example.org")), "bob's answer")
+    _wait(lambda: any(" plays O " in _body(m) for m in sink.to("bob@example.org")), "bob's answer")
     # No turn mail for bob, checked once none can still come: a graceful stop sends what was queued
     mail_server.stop()
     assert mail_server.process.returncode == -signal.SIGTERM, "gammon serve did not stop gracefully"
@@ -562,3 +571,120 @@ def test_mail_to_one_address_is_limited_and_codes_more_so(tmp_path) -> None:
         assert len(sink.to("carol@example.org")) == 3
     finally:
         relay.stop()
+
+
+# -- what the answers say: the HTTP door of an app in this process ----------------------------------
+@pytest.fixture
+def door(tmp_path):
+    """``POST /pbm`` of a server in this process: a command in, its answer's text and whether it was done."""
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'server.db'}", bot_workers=1, hint_player="pubeval",
+                        limits=Limits(commands_per_address=100_000, provisional_matches=0))
+    with TestClient(create_app(settings)) as http:
+
+        def say(line: str) -> tuple[str, bool]:
+            answer = http.post("/pbm", content=line)
+            assert answer.status_code in (200, 422), answer.text
+            return answer.text.removesuffix("\n.\n"), answer.status_code == 200
+
+        say.http = http
+        yield say
+
+
+def _started(say, length: int = 3) -> tuple[int, str]:
+    """alice (white) challenges bob (black); bob accepts: the board and the first answer."""
+    say("register alice wonderland1\nregister bob builder123")
+    board = int(re.match(r"Board (\d+):", say(f"challenge alice bob wonderland1 -match {length}")[0]).group(1))
+    return board, say(f"accept {board} bob builder123")[0]
+
+
+def _turn(answer: str) -> tuple[int, str]:
+    found = TURN.search(answer)
+    assert found, answer
+    return int(found.group(1)), found.group(2)
+
+
+def test_every_play_is_told_in_the_boards_numbers_as_it_is_sent(door) -> None:
+    board, answer = _started(door)
+    rng = random.Random(4)
+    sent: list[tuple[str, str]] = []
+    for _ in range(8):
+        number, name = _turn(answer)
+        listed, done = door(f"move {board} {name} {PASSWORDS[name]} ?")
+        assert done and listed.startswith("Your legal moves with "), listed  # the list, and nothing else
+        move = rng.choice(listed.splitlines()[1:]).strip()
+        answer, done = door(f"move {board} {name} {PASSWORDS[name]} {move}#{number}")
+        assert done, answer
+        assert answer.startswith(f"You play {move}"), (move, answer)  # the numbers the player sent
+        sent.append((name, move))
+    history = door(f"history {board}")[0]
+    chosen = "\n".join(line for line in history.splitlines() if "made for" not in line)  # not the forced plays
+    assert re.findall(r"^\s*\d+\s+(\S+) plays (\S+?)(?:\.$|, | \()", chosen, re.M) == sent
+
+
+def test_each_side_is_the_letter_the_web_board_gives_it(door) -> None:
+    board, answer = _started(door)
+    # the web board's words for the picture (its <desc>) call white X and black O
+    svg = door.http.get(f"/api/matches/{board}/board", params={"view": "white"}).json()["svg"]
+    assert "White (X)" in svg and "Black (O)" in svg
+    assert answer.split("\n\n")[-1].splitlines()[0] == (f"Board {board}: bob plays O (ohs, from 24 down to 1), alice plays X "
+                                      "(eks, from 1 up to 24); a 3-point match.")
+    _, name = _turn(answer)
+    assert TURN.search(answer).group(3) == ("X" if name == "alice" else "O")
+
+
+def test_refusals_say_you_and_what_to_do(door) -> None:
+    board, answer = _started(door)
+    number, mover = _turn(answer)
+    waiter = "bob" if mover == "alice" else "alice"
+    refusal, done = door(f"double {board} {mover} {PASSWORDS[mover]}")
+    assert not done and refusal.startswith("error: you cannot double after rolling"), refusal
+    assert f"manual {board} {mover} PASSWORD" in refusal and f"double {board} {mover} PASSWORD" in refusal
+    refusal, done = door(f"roll {board} {mover} {PASSWORDS[mover]}")
+    assert not done and f"manual {board} {mover} PASSWORD" in refusal, refusal
+    refusals = [refusal, door(f"take {board} {waiter} {PASSWORDS[waiter]}")[0],
+                door(f"move {board} {waiter} {PASSWORDS[waiter]} ?")[0],
+                door(f"move {board} {waiter} {PASSWORDS[waiter]} 13-10")[0]]
+    for text in refusals:
+        assert text.startswith("error: ") and not re.search(r"\b(white|black)\b", text), text
+    # a move guarded by the number of a turn played already, or of one not yet come
+    later, done = door(f"move {board} {mover} {PASSWORDS[mover]} 13-10#{number + 1}")
+    assert not done and f"is at move {number}, not yet at move {number + 1}" in later, later
+    listed = door(f"move {board} {mover} {PASSWORDS[mover]} ?")[0]
+    answer, done = door(f"move {board} {mover} {PASSWORDS[mover]} {listed.splitlines()[1].strip()}#{number}")
+    assert done, answer
+    again, done = door(f"move {board} {mover} {PASSWORDS[mover]} 13-10#{number}")
+    assert not done and f"move {number} of board {board} was played already" in again, again
+    assert "earlier" not in later + again and "later" not in later + again
+
+
+def test_a_bots_reply_comes_in_the_same_answer(door) -> None:
+    door("register alice wonderland1")
+    answer, done = door("challenge alice bot:pubeval wonderland1 -match 1")
+    assert done, answer
+    board = int(re.search(r"Board (\d+):", answer).group(1))
+    rng = random.Random(9)
+    for _ in range(30):
+        assert "bot:pubeval PASSWORD" not in answer and "is thinking" not in answer, answer
+        if "The match is over" in answer:
+            break
+        number, name = _turn(answer)  # after every answer it is alice's turn again: the bot has replied
+        assert name == "alice", answer
+        listed = door(f"move {board} alice wonderland1 ?")[0]
+        answer, done = door(f"move {board} alice wonderland1 {rng.choice(listed.splitlines()[1:]).strip()}#{number}")
+        assert done, answer
+        assert "The match is over" in answer or re.search(r"^bot:pubeval (plays|cannot move)", answer, re.M), answer
+    history = door(f"history {board}")[0]
+    assert "bot:pubeval plays " in history
+
+
+def test_plays_made_for_a_player_say_why() -> None:
+    names = {WHITE: "alice", BLACK: "bob"}
+    bear_off = Play((Move(6, OFF), Move(5, OFF)))
+    greedy = MailNarrator(names, WHITE, greedy=[WHITE])
+    assert greedy.tell(Played(1, WHITE, bear_off, (10, 20), automatic=True)) == \
+        "You play 19-H,20-H, bearing off 2 checkers (greedy: made for you)."
+    assert greedy.tell(Played(1, BLACK, bear_off, (10, 20), automatic=True)) == \
+        "bob plays 6-H,5-H, bearing off 2 checkers (forced: made for bob)."
+    # the narrator of the web and the terminal keeps its words
+    assert Narrator(names, WHITE).tell(Played(1, BLACK, bear_off, (10, 20), automatic=True)) == \
+        "bob plays 19/off 20/off, bearing off 2 checkers (made for bob)."

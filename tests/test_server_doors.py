@@ -26,7 +26,6 @@ from gammon.position import Color
 from gammon.server import seats
 from gammon.server.app import create_app
 from gammon.server.matches import service as match_service
-from gammon.server.pbm.board_text import frame_color
 from gammon.server.settings import Limits
 from gammon.server.settings import Settings as ServerSettings
 from gammon.state import GameState
@@ -114,14 +113,12 @@ def _by_mail(http: TestClient) -> list[dict]:
 
 
 def _in_mail_words(http: TestClient, board: int, name: str, play: str) -> str:
-    """The play as play by mail writes it (its numbering is the seed's: ohs moves 24 to 1)."""
+    """The play as play by mail writes it (its numbering is the seed's: ohs, black, moves 24 to 1)."""
     state = http.get(f"/api/matches/{board}").json()
     game = GameState.from_gnubg_id(state["gnubg_id"])
-    opener = http.get(f"/api/matches/{board}?history=all").json()["history"]
-    ohs = next(Color.BLACK if e["color"] == "black" else Color.WHITE for e in opener if e["kind"] == "opening")
     color = Color.WHITE if state["players"]["white"] == name else Color.BLACK
     chosen = game.position.legal_plays(*game.dice).find(play)
-    return pbm_notation.format_play(chosen, frame_color(color, ohs))
+    return pbm_notation.format_play(chosen, color)
 
 
 def _against_the_bot(http: TestClient) -> list[dict]:

@@ -1,28 +1,26 @@
 """The play-by-mail server's text board: eks (X) moves 1 -> 24, ohs (O) moves 24 -> 1.
 
-Ohs is whoever moved first in the match's first game (with ``-force``, the challenger), as
-in the seed's server; points are numbered in ohs' own numbering, so the numbers a player
-reads on the board are the numbers they type in a move.
+The seed's server made whoever moved first ohs; here every board calls a side what the rest
+of gammon calls it (:data:`gammon.diagram.SYMBOL`: white is X, black is O), so a player is the
+same letter by mail, on the web and in the terminal. The points are numbered in ohs' (black's)
+own numbering, the frame of :mod:`gammon.notation.pbm`, so the numbers a player reads on the
+board are the numbers they type in a move, whichever side they play.
 """
 
 from __future__ import annotations
 
-from ...position import Color, Position
+from ...diagram import SYMBOL
+from ...position import Position
+
+OHS = next(color for color, mark in SYMBOL.items() if mark == "O")  #: the side whose numbering the board is
+EKS = OHS.other
 
 ROWS = 5  #: checkers drawn per point; a taller stack shows its count in the last row
 
 
-def frame_color(color: Color, ohs: Color) -> Color:
-    """The colour whose numbering :mod:`gammon.notation.pbm` reads for ``color``'s moves.
-
-    That module's fixed frame has ohs as black; a match whose ohs is white is the mirror image.
-    """
-    return Color.BLACK if color == ohs else Color.WHITE
-
-
-def point_counts(position: Position, ohs: Color) -> list[tuple[str, int]]:
+def point_counts(position: Position) -> list[tuple[str, int]]:
     """For the board's points 1..24: ("O" or "X" or "", how many)."""
-    mine, theirs = position.checkers(ohs), position.checkers(ohs.other)
+    mine, theirs = position.checkers(OHS), position.checkers(EKS)
     counts: list[tuple[str, int]] = []
     for point in range(1, 25):
         if mine[point - 1]:
@@ -45,14 +43,13 @@ def _half(points: list[int], counts: list[tuple[str, int]], row: int) -> str:
     return "  ".join(_cell(*counts[p - 1], row) for p in points) + " "
 
 
-def draw(position: Position, ohs: Color) -> list[str]:
+def draw(position: Position) -> list[str]:
     """The seed's board: points 13-24 on top, 12-1 below, the bar between, home on the right."""
-    counts = point_counts(position, ohs)
+    counts = point_counts(position)
     top_left, top_right = list(range(13, 19)), list(range(19, 25))
     low_left, low_right = list(range(12, 6, -1)), list(range(6, 0, -1))
-    eks = ohs.other
-    bars = {"X": position.bar(eks), "O": position.bar(ohs)}
-    off = {"X": position.borne_off(eks), "O": position.borne_off(ohs)}
+    bars = {"X": position.bar(EKS), "O": position.bar(OHS)}
+    off = {"X": position.borne_off(EKS), "O": position.borne_off(OHS)}
 
     def bar_cell(mark: str, row: int) -> str:
         n = bars[mark]

@@ -10,14 +10,19 @@ mail anyone else.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from ...diagram import SYMBOL
 from ...errors import GammonError
-from ...events import MatchEvent, event_from_data
+from ...events import MatchEvent, Played, event_from_data
+from ...match import Match
 from ...narration import RESIGNATION_WORDS, Narrator
 from ...notation import pbm as pbm_notation
+from ...play import OFF, Play
 from ...position import Color
 from ..accounts import Account, Accounts
 from ..database import Readers
@@ -25,17 +30,21 @@ from ..errors import Forbidden, NotFound, ServerError, TooManyRequests, Unproces
 from ..limits import Buckets
 from ..matches import store
 from ..matches.live import LiveMatch, side_name, written
-from ..matches.rules import API_MODES, MAIL_MODES
+from ..matches.rules import API_MODES, MAIL_MODES, modes_of
 from ..matches.service import Applied, MatchService
 from ..matches.store import EventRow
+from ..notify import Broadcaster
 from ..profiles import toplist
 from ..seats import BOT_PREFIX, DEFAULT_BOTS, check_bot
 from ..settings import Settings
-from .board_text import draw, frame_color
+from .board_text import EKS, OHS, draw
 from .language import ALIASES, USAGE, Command, MailCommandError, parse
 
 log = logging.getLogger("gammon.server.pbm")
 LIST_LIMIT = 50
+#: The service's names of actions that play by mail calls otherwise.
+MAIL_WORDS = {"play": "move"}
+BOT_REPLY_SECONDS = 30.0  #: how long an answer waits for a bot's reply; past it, the bot's move comes with the next
 
 
 class Host(Protocol):
@@ -45,6 +54,7 @@ class Host(Protocol):
     readers: Readers
     accounts: Accounts
     service: MatchService
+    broadcaster: Broadcaster
     commands: Buckets
     mailer: Any
 
@@ -148,17 +158,127 @@ async def _execute(host: Host, command: Command, address: str, proven: list[Acco
         return (f"{user.name}: you will get a mail with the board when it is your turn{where}." if on
                 else f"{user.name}: no more mails on your turn; answers to your commands still come.")
     live = await service.current(_board(command))
+    if word == "move" and (command.move or "").strip() == "?":
+        return _legal_list(live, user)
     if command.move_number is not None:
         number = await move_number(host, live)
         if command.move_number != number:
-            when = "an earlier" if command.move_number < number else "a later"
-            raise Unprocessable(f"this is move {number} of board {live.info.id}, not move {command.move_number}: "
-                                f"the move was meant for {when} turn, so nothing was played")
-    applied = await _act(host, user, live, command)
-    color = applied.live.color_of(user.id)
-    narrator = Narrator(applied.live.names, color)
-    news = [narrator.tell(_event(EventRow.of(row))) for row in applied.rows]
-    return "\n".join([*news, "", await report(host, applied.live)])
+            raise Unprocessable(_wrong_move_number(live, command.move_number, number))
+    start = live.info.next_seq
+    try:
+        applied = await _act(host, user, live, command)
+    except ServerError as error:
+        raise type(error)(_in_mail_words(error.message, live, user, command)) from None
+    return await _told(host, await _bot_replies(host, applied.live), start, applied.live.color_of(user.id))
+
+
+def _wrong_move_number(live: LiveMatch, given: int, number: int) -> str:
+    """Why a move guarded by ``#given`` was refused, when the board is at move ``number``."""
+    board = live.info.id
+    if given < number:
+        return (f"move {given} of board {board} was played already: the board is at move {number} now, so nothing "
+                f"was played (board {board} shows it)")
+    return (f"board {board} is at move {number}, not yet at move {given}: nothing was played (the number after # is "
+            f"the one the board's last line shows: #{number})")
+
+
+def _in_mail_words(message: str, live: LiveMatch, user: Account, command: Command) -> str:
+    """A refusal of the service told to the player: "you", names, and the command that would do it."""
+    color = live.color_of(user.id)
+    text = Narrator(live.names, color).personal(message)
+    refused, _, allowed = text.partition("; you may now: ")
+    if allowed:  # the service's words for what may be done, in the commands of play by mail
+        text = f"{refused}; you may now: " + ", ".join(MAIL_WORDS.get(word, word) for word in allowed.split(", "))
+    match, info = live.match, live.info
+    if color is None or match is None or info.status != "playing" or command.word not in ("double", "roll"):
+        return text
+    modes = modes_of(info.pbm_modes, side_name(color))
+    if modes is not None and not modes.get("manual") and match.to_act == color and match.state.dice is not None:
+        board, name = info.id, user.name
+        what = "double" if command.word == "double" else "roll"
+        text += (f" (manual mode is off, so the server rolls for you when your turn begins. To {what} yourself, "
+                 f"turn manual mode on: manual {board} {name} PASSWORD"
+                 + (f"; then double {board} {name} PASSWORD before you roll)" if what == "double" else ")"))
+    return text
+
+
+def _legal_list(live: LiveMatch, user: Account) -> str:
+    """``move BOARD USER PASSWORD ?``: the legal moves of your roll, and nothing else."""
+    match, info = live.match, live.info
+    color = live.color_of(user.id)
+    if color is None:
+        raise Forbidden(f"{user.name} does not play on board {info.id}")
+    if info.status != "playing" or match is None:
+        raise Unprocessable(f"board {info.id} is {info.status}: nothing can be played")
+    dice = match.state.dice
+    if match.to_act != color:
+        whose = f"{live.names[match.to_act]}'s turn" if match.to_act is not None else "nobody's turn"
+        raise Forbidden(f"board {info.id}: it is {whose}, not yours: you have no roll to play")
+    if dice is None:
+        raise Unprocessable(f"board {info.id}: you have not rolled yet: roll {info.id} {user.name} PASSWORD first")
+    return f"Your legal moves with {dice[0]}-{dice[1]}:\n  " + "\n  ".join(_mail_plays(match, color))
+
+
+def _mail_plays(match: Match, color: Color) -> list[str]:
+    return sorted({pbm_notation.format_play(play, color) or "(no move)" for play in match.legal_plays})
+
+
+def _bot_to_act(live: LiveMatch) -> bool:
+    info = live.info
+    seat = info.seat(info.to_act_id) if info.status == "playing" and info.to_act_id is not None else None
+    return seat is not None and seat.is_bot
+
+
+async def _bot_replies(host: Host, live: LiveMatch) -> LiveMatch:
+    """The board once no bot is to act on it, waiting at most :data:`BOT_REPLY_SECONDS` (bots think in
+    the worker pool, :mod:`gammon.server.seats`): a bot's reply comes in the same answer."""
+    if not _bot_to_act(live):
+        return live
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BOT_REPLY_SECONDS
+    with host.broadcaster.watching(live.info.id) as (_, news):
+        while True:
+            live = await host.service.current(live.info.id)  # after watching began: no news is missed
+            left = deadline - loop.time()
+            if not _bot_to_act(live) or left <= 0:
+                return live
+            try:
+                await asyncio.wait_for(news.get(), left)
+            except TimeoutError:
+                pass
+
+
+async def _told(host: Host, live: LiveMatch, start: int, listener: Color | None) -> str:
+    """What happened on the board from event ``start`` on, told to ``listener``, then the board."""
+    rows = await host.service.events(live.info.id, start - 1, live.info.next_seq)
+    narrator = mail_narrator(live, listener)
+    news = [narrator.tell(_event(row)) for row in rows]
+    return "\n".join([*news, "", await report(host, live)]) if news else await report(host, live)
+
+
+def mail_narrator(live: LiveMatch, listener: Color | None = None) -> MailNarrator:
+    modes = live.info.pbm_modes or {}
+    greedy = [color for color in Color if (modes.get(side_name(color) or "") or {}).get("greedy")]
+    return MailNarrator(live.names, listener, greedy=greedy)
+
+
+class MailNarrator(Narrator):
+    """The narrator as play by mail tells: every play in the board's own numbers and the seed's
+    syntax, whoever made it (``1-7,12-15``, as the moves are sent), and why a play was made for
+    someone (``greedy``: a bear-off using every die; ``forced``: the roll's only play)."""
+
+    def __init__(self, names: Mapping[Color, str], listener: Color | None = None, *,
+                 greedy: Collection[Color] = ()) -> None:
+        super().__init__(names, listener)
+        self.greedy = frozenset(greedy)
+
+    def play_text(self, play: Play, mover: Color) -> str:
+        return pbm_notation.format_play(play, mover)
+
+    def automatic_text(self, event: Played, color: Color) -> str:
+        bears_off = all(move.target == OFF for move in event.play.moves)
+        why = "greedy" if color in self.greedy and bears_off else "forced"
+        return f"{why}: {super().automatic_text(event, color)}"
 
 
 def _board(command: Command) -> int:
@@ -196,13 +316,11 @@ async def _act(host: Host, user: Account, live: LiveMatch, command: Command) -> 
         if dice is None:
             raise Unprocessable(f"board {info.id}: you have not rolled yet; roll {info.id} {user.name} PASSWORD "
                                 "(in manual mode), or wait for the server to roll for you")
-        frame = frame_color(color, await ohs_of(host, live))
         try:
-            play = pbm_notation.parse_play(command.move or "", state.position, dice, frame)
+            play = pbm_notation.parse_play(command.move or "", state.position, dice, color)
         except GammonError as error:
-            legal = sorted({pbm_notation.format_play(p, frame) or "(no move)" for p in match.legal_plays})
             raise Unprocessable(f"{error}\nYour legal moves with {dice[0]}-{dice[1]}:\n  "
-                                + "\n  ".join(legal)) from None
+                                + "\n  ".join(_mail_plays(match, color))) from None
         return await service.act(seat, info.id, "play", play=str(play), version=version)
     if word == "roll" and state.double_offered:
         word = "take"
@@ -257,7 +375,7 @@ async def _challenge(host: Host, command: Command, address: str, proven: list[Ac
                            f"accept {info.id} {challenger.name} PASSWORD")
         return text + (f"{opponent.name} accepts with: accept {info.id} {opponent.name} PASSWORD\n"
                        f"(or declines with: decline {info.id} {opponent.name} PASSWORD)")
-    return await report(host, applied.live)
+    return await _told(host, await _bot_replies(host, applied.live), 0, applied.live.color_of(challenger.id))
 
 
 async def _email(host: Host, user: Account, address: str) -> str:
@@ -282,16 +400,11 @@ def _help(words: tuple[str, ...]) -> str:
         return USAGE[topic]
     return ("Commands (each may start with 'backgammon'; one a line):\n"
             + "\n".join(f"  {text}" for text in USAGE.values())
-            + "\nPoints: eks (X) moves up from 1 to 24, ohs (O) down from 24 to 1; ohs moves first.")
+            + "\nPoints: eks (X, white on the web) moves up from 1 to 24, ohs (O, black) down from 24 to 1; every "
+              "board and every play told is in these numbers.")
 
 
 # -- what players read ----------------------------------------------------------------------------
-async def ohs_of(host: Host, live: LiveMatch) -> Color:
-    """Ohs: whoever moved first in the match's first game (white until the opening roll)."""
-    opener = await host.readers.run(lambda connection: store.first_opener(connection, live.info.id))
-    return Color.BLACK if opener == "black" else Color.WHITE
-
-
 async def move_number(host: Host, live: LiveMatch) -> int:
     """The number of the turn now to be played: turns played so far in the match, plus one."""
     info = live.info
@@ -310,23 +423,23 @@ async def report(host: Host, live: LiveMatch) -> str:
     if info.status == "invited" or info.status in store.UNPLAYED or live.match is None:
         where = "waiting for " + names[Color.BLACK] + " to accept" if info.status == "invited" else info.status
         return f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to {_length(info.length)} ({where})."
-    ohs = await ohs_of(host, live)
     match = live.match
     state = match.state
-    o, x = names[ohs], names[ohs.other]
-    lines = [f"Board {info.id}: {o} is ohs (O, moves 24 to 1), {x} is eks (X, moves 1 to 24); {_length(info.length)}."]
-    lines += draw(state.position, ohs)
-    score = f"Score: {o} {state.score[ohs]}, {x} {state.score[ohs.other]}"
+    o, x = names[OHS], names[EKS]
+    lines = [f"Board {info.id}: {o} plays O (ohs, from 24 down to 1), {x} plays X (eks, from 1 up to 24); "
+             f"{_length(info.length)}."]
+    lines += draw(state.position)
+    score = f"Score: {o} {state.score[OHS]}, {x} {state.score[EKS]}"
     if info.length:
-        score += f" (to {info.length}" + ("; Crawford game)" if state.crawford else ")")
-    lines.append(score + f".  Pips: {o} {state.position.pip_count(ohs)}, {x} {state.position.pip_count(ohs.other)}.")
+        score += f" (to {info.length}" + ("; the Crawford game: no doubling)" if state.crawford else ")")
+    lines.append(score + f".  Pips: {o} {state.position.pip_count(OHS)}, {x} {state.position.pip_count(EKS)}.")
     owner = "in the middle" if state.cube_owner is None else f"owned by {names[state.cube_owner]}"
     lines.append(f"Cube: {state.cube}, {owner}.")
     gnubg_id = written(state.gnubg_id)
     if gnubg_id:
         lines.append(f"GNU Backgammon ID: {gnubg_id}")
     if info.pbm_modes:
-        for color in (ohs, ohs.other):
+        for color in (OHS, EKS):
             seat = info.white if color == Color.WHITE else info.black
             if seat.is_bot:
                 continue
@@ -339,13 +452,17 @@ async def report(host: Host, live: LiveMatch) -> str:
     to_act = match.to_act
     number = await move_number(host, live)
     who = names[to_act] if to_act is not None else ""
-    if state.double_offered:
+    if to_act is not None and _bot_to_act(live):
+        doing = f"to play {state.dice[0]}-{state.dice[1]}" if state.dice is not None else "to act"
+        lines.append(f"Move {number}: {who} ({SYMBOL[to_act]}) {doing}: the bot is thinking; its move comes with your "
+                     f"next answer (board {info.id} shows it).")
+    elif state.double_offered:
         lines.append(f"Move {number}: {who} is offered the cube at {state.cube * 2}: take (or roll) or drop.")
     elif state.resignation is not None:
         lines.append(f"Move {number}: {who} is offered a resignation ({RESIGNATION_WORDS[state.resignation]}): "
                      f"accept or reject.")
-    elif state.dice is not None:
-        lines.append(f"Move {number}: {who} ({'O' if to_act == ohs else 'X'}) to play {state.dice[0]}-{state.dice[1]}:")
+    elif state.dice is not None and to_act is not None:
+        lines.append(f"Move {number}: {who} ({SYMBOL[to_act]}) to play {state.dice[0]}-{state.dice[1]}:")
         lines.append(f"  move {info.id} {who} PASSWORD YOURMOVE#{number}")
     else:
         lines.append(f"Move {number}: {who} to roll (roll {info.id} {who} PASSWORD"
@@ -355,7 +472,7 @@ async def report(host: Host, live: LiveMatch) -> str:
 
 async def _history(host: Host, live: LiveMatch) -> str:
     rows = await host.service.events(live.info.id, -1, live.info.next_seq)
-    narrator = Narrator(live.names)
+    narrator = mail_narrator(live)
     lines = []
     for row in rows:
         try:

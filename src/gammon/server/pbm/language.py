@@ -35,8 +35,9 @@ USAGE: dict[str, str] = {
                  "USER2 is told so",
     "move": "move BOARD USER PASSWORD MOVE[#MOVENO]: play your roll, e.g. 13-10,13-10,10-7,10-7 or 2(13-10),2(10-7) "
             "or 13:3,13:3,10:3,10:3 (B is the bar, H home; with men on the bar just the point entered; bearing off just "
-            "the point); MOVE may also be greedy, manual, roll, double, take, drop, accept, decline, reject or resign. "
-            "#MOVENO (the number the board shows) refuses a move meant for an earlier turn",
+            "the point); MOVE may also be greedy, manual, roll, double, take, drop, accept, decline, reject or resign, "
+            "or ? for the list of your legal moves. #MOVENO (the number the board shows) plays the move on that turn "
+            "only: a move sent twice, or once the board has moved on, is refused",
     "greedy": "greedy BOARD USER PASSWORD: turn greedy mode on or off (default off): a bear-off that uses every die "
               "is made for you",
     "manual": "manual BOARD USER PASSWORD: turn manual mode on or off (default off): in manual mode you roll and "
