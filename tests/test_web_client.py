@@ -242,6 +242,7 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     no_violations(page, axe_source, "register page")
     register(page, server, "alice")
     assert focused_heading(page) == "Play"  # after log-in too
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false", "sounds are off unless turned on"
     # the lobby's form starts from seed 004's defaults: 1 point, the bot "Simple", no hints
     page.wait_for_selector("#challenge input[name=opponent]:checked")
     assert page.input_value("#length") == "1"
@@ -417,6 +418,8 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     headers = page.locator("#hints thead th").all_inner_texts()
     assert headers == ["Play", "Equity", "Difference"], headers
     best = page.locator("#hints tbody th.play").first.inner_text()
+    page.click("#more summary")
+    page.select_option("#resign-kind", "3")
     page.fill("#typed-play", best)
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.gammon.board.complete")
@@ -429,8 +432,9 @@ def test_the_keys_of_seed_004_on_the_board(browser: Browser, axe_source: str, se
     # the last play is drawn on the board: its points marked, no arrows across the board
     page.wait_for_function("() => window.gammon.board.last_play !== null && !window.gammon.pending.length")
     page.wait_for_function("() => document.querySelectorAll('#board-svg .last-to').length > 0")
-    # the hint was for that roll: once the turn has passed it is gone
+    # the hint was for that roll: once the turn has passed it is gone; the resignation chosen goes back to "single"
     page.wait_for_function("() => document.querySelector('#hints').hidden")
+    assert page.input_value("#resign-kind") == "1"
     # a page opened again says where things stand, and not again what was heard already
     heard_before = log_lines(page)
     page.reload()
@@ -568,5 +572,15 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     no_violations(alice, axe_source, "a game on a phone")
     if SHOTS:
         alice.screenshot(path=str(Path(SHOTS) / "web-phone.png"))
+    # an invitation is told on any page: counted beside "Play", said in the header's status
+    bob.goto(f"{server.url}/#/top")
+    bob.wait_for_selector("#main h2")
+    alice.goto(f"{server.url}/#/lobby")
+    alice.wait_for_selector("#challenge-heading")
+    challenge(alice, "bob", 5)
+    bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    bob.wait_for_function("() => document.querySelector('#header-news').textContent.includes('alice challenges you to a 5-point match')")
+    assert bob.locator("#invite-count").is_visible()
+    no_violations(bob, axe_source, "an invitation told in the header")
     phone.close()
     desk.close()

@@ -2,6 +2,7 @@
 
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
+import { lengthText, opponentOf } from "./page.js";
 import { app } from "./state.js";
 import { soundsOn, setSounds } from "./sound.js";
 
@@ -26,3 +27,33 @@ async function logOut() {
   if (location.hash === "#/login") window.dispatchEvent(new HashChangeEvent("hashchange")); else location.hash = "#/login";
 }
 
+
+const seen = new Set();
+let watching = false, first = true;
+
+/** Invitations to you, looked for on every page (every 15 s, and when the window comes back):
+ * counted beside "Play", and a new one said (the lobby says it itself). */
+export function watchInvitations() {
+  if (watching) return;
+  watching = true;
+  const look = async () => {
+    if (!app.me || document.visibilityState === "hidden") return;
+    let lobby;
+    try { lobby = await api("/api/lobby"); } catch { return; }
+    const waiting = lobby.invitations.to_me;
+    const badge = $("#invite-count");
+    badge.replaceChildren(...(waiting.length ? [el("span", { "aria-hidden": "true", text: String(waiting.length) }),
+      el("span", { class: "visually-hidden", text: `, ${waiting.length} invitation${waiting.length > 1 ? "s" : ""}` })] : []));
+    badge.hidden = !waiting.length;
+    const fresh = waiting.filter((m) => !seen.has(m.id));
+    for (const m of waiting) seen.add(m.id);
+    if (fresh.length && !first && !location.hash.startsWith("#/lobby")) {
+      $("#header-news").textContent = fresh.map((m) => `${opponentOf(m, app.me.name)} challenges you to a ${lengthText(m.length)}: see Play.`).join(" ");
+    }
+    first = false;
+  };
+  setInterval(look, 15_000);
+  window.addEventListener("focus", look);
+  window.addEventListener("hashchange", look);
+  look();
+}

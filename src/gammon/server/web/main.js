@@ -5,7 +5,7 @@
 import { $, el } from "./dom.js";
 import { detachLog } from "./announce.js";
 import { app } from "./state.js";
-import { whoAmI } from "./header.js";
+import { watchInvitations, whoAmI } from "./header.js";
 import { loginPage } from "./pages/login.js";
 import { lobbyPage } from "./pages/lobby.js";
 import { matchPage, stopMatch } from "./pages/match.js";
@@ -23,6 +23,7 @@ async function route() {
   main.replaceChildren();
   main.className = "";
   await whoAmI();
+  if (app.me) watchInvitations();
   const [, page, arg] = (location.hash || "#/").split("/");
   try {
     if (page === "login" || page === "register") leave = await loginPage(page);
