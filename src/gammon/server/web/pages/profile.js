@@ -10,7 +10,7 @@ export async function profilePage(name) {
   title(user.name);
   const me = app.me && app.me.name;
   $("#main").append(
-    el("p", { class: "lead", text: `Rating ${user.rating.toFixed(1)}${user.provisional ? " (provisional)" : ""} · ${user.experience} matches · won ${user.record.won}, lost ${user.record.lost}` }),
+    el("p", { class: "lead", text: `Rating ${user.rating.toFixed(1)}${user.provisional ? " (provisional)" : ""} · ${user.experience} ${user.experience === 1 ? "match" : "matches"} · won ${user.record.won}, lost ${user.record.lost}` }),
     el("div", { class: "columns" },
       el("section", { class: "card", "aria-labelledby": "recent-heading" }, el("h2", { id: "recent-heading", text: "Recent matches" }),
         user.recent_matches.length ? el("ul", { class: "plain" }, user.recent_matches.map((m) => el("li", {},

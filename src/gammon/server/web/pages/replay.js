@@ -48,7 +48,9 @@ export async function replayPage(id) {
     const event = events[at];
     const board = await api(`/api/matches/${id}/board?view=${view}&upto=${event.seq}`);
     if (ask !== asked) return;  // a later step was asked for meanwhile
-    const rolled = event.data && event.data.dice ? event.data.dice : board.remaining.length ? board.remaining.slice(0, 2) : null;
+    // the dice: the roll itself, or for a play the roll it played (faded)
+    const roll = event.kind === "play" ? events.slice(0, at).reverse().find((e) => e.game === event.game && e.data && e.data.dice) : event;
+    const rolled = roll && roll.data && roll.data.dice ? roll.data.dice : board.remaining.length ? board.remaining.slice(0, 2) : null;
     const dice = rolled ? (rolled[0] === rolled[1] ? [rolled[0], rolled[0], rolled[0], rolled[0]] : rolled.slice(0, 2)) : null;
     const roller = event.kind === "roll" || event.kind === "opening" || event.kind === "play" ? event.color : null;
     const last = board.last_play && event.kind === "play" ? playPoints(board.last_play.play, board.last_play.color === view) : { from: [], to: [] };
