@@ -18,7 +18,8 @@ export async function lobbyPage() {
   const bots = await api("/api/bots").catch(() => FALLBACK_BOTS);
   const status = el("p", { id: "lobby-status", class: "notice", role: "status" });
   const lists = el("div", { class: "lobby-lists" });
-  main.append(status, el("div", { class: "lobby" }, challengeForm(bots), lists));
+  const urgent = el("div", { class: "urgent", id: "urgent" });  // invitations and matches to go on with: first, on any screen
+  main.append(status, urgent, el("div", { class: "lobby" }, challengeForm(bots), lists));
   const seen = new Set();
   let first = true, shown = "";
   async function poll() {
@@ -34,8 +35,10 @@ export async function lobbyPage() {
       status.textContent = `${lobby.invitations.to_me.length} invitation${lobby.invitations.to_me.length > 1 ? "s" : ""} waiting for your answer.`;
     }
     first = false;
-    const focused = document.activeElement && lists.contains(document.activeElement) ? document.activeElement.id : null;
-    lists.replaceChildren(...renderLists(lobby));
+    const focused = document.activeElement && (lists.contains(document.activeElement) || urgent.contains(document.activeElement)) ? document.activeElement.id : null;
+    const parts = renderLists(lobby);
+    urgent.replaceChildren(...parts.urgent);
+    lists.replaceChildren(...parts.rest);
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   }
   await poll();
@@ -157,11 +160,12 @@ function renderLists(lobby) {
     el("span", { class: "rating", text: Math.round(p.rating) }), p.playing ? el("span", { class: "muted", text: " playing" }) : null, " ",
     el("button", { type: "button", class: "quiet", id: `invite-${p.name}`, "aria-label": `Challenge ${p.name}`, text: "Challenge",
       onclick: () => { $("#opp-person").checked = true; $("#opponent-name").value = p.name; $("#start").textContent = "Send the challenge"; $("#length").focus(); } })));
-  return [
-    section("invitations-heading", "Invitations", [...toMe, ...fromMe], "No open invitations."),
-    section("mine-heading", "Your matches", lobby.playing.map((m) => el("li", {}, matchLink(m))), "None being played: start one."),
+  const urgent = [];
+  if (toMe.length || fromMe.length) urgent.push(section("invitations-heading", "Invitations", [...toMe, ...fromMe], ""));
+  if (lobby.playing.length) urgent.push(section("mine-heading", "Your matches", lobby.playing.map((m) => el("li", {}, matchLink(m))), ""));
+  return { urgent, rest: [
     section("online-heading", "Online now", people, "Nobody else is online just now."),
     section("watch-heading", "Being played now", lobby.watch.map((m) => el("li", {}, el("a", { href: `#/match/${m.id}`, text: `Watch ${describeSummary(m)}` }))), "No other match is being played."),
     section("finished-heading", "Finished", lobby.finished.slice(0, 8).map((m) => el("li", {}, matchLink(m))), "No finished matches yet."),
-  ];
+  ] };
 }
