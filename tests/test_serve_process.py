@@ -19,7 +19,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from server_support import GAMMON, Client, ServerProcess, wait_for
+from server_support import GAMMON, Client, ServerProcess, database, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_LIMIT = 5.0  #: what a stop signal may take, whatever is running
@@ -93,14 +93,24 @@ for line in sys.stdin:
 """
 
 
-def test_a_stop_signal_ends_the_server_while_a_bot_thinks(tmp_path) -> None:
-    """One bot worker thinks in a thread, which a graceful stop would wait for: here, for ever."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stop_signal_ends_the_server_while_a_bot_thinks(tmp_path, workers: int) -> None:
+    """One bot worker thinks in a thread, which a graceful stop would wait for: here, for ever. With
+    ``--workers 2`` (PostgreSQL) the supervisor's deadline ends its server processes too."""
     folder = Path(tempfile.mkdtemp(prefix="gammon-"))  # short: a bot's name is its command, and names are short
     engine = folder / "slow"
     engine.write_text(SLOW_ENGINE.format(python=sys.executable))
     engine.chmod(engine.stat().st_mode | stat.S_IXUSR)
     bot = f"ubgi:{engine}"
-    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", "--pbm-port", "0", "--bot", bot,
+    try:
+        with database("sqlite" if workers == 1 else "postgresql", tmp_path) as url:
+            _stopped_while_thinking(url, bot, workers, tmp_path)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stopped_while_thinking(url: str, bot: str, workers: int, tmp_path: Path) -> None:
+    server = ServerProcess(url, "--pbm-port", "0", "--bot", bot, "--workers", str(workers),
                            log=tmp_path / "server.log").start()
     try:
         http = httpx.Client(base_url=server.url, timeout=60)
@@ -120,7 +130,6 @@ def test_a_stop_signal_ends_the_server_while_a_bot_thinks(tmp_path) -> None:
         assert "stopped at once" in server.output()
     finally:
         server.kill()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 # -- a taken port ----------------------------------------------------------------------------------
