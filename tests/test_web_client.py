@@ -253,7 +253,7 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "web-lobby.png"), full_page=True)
     match_id = challenge(page, "bot:random", 2)
-    assert focused_heading(page).startswith("alice v bot:random")
+    assert focused_heading(page).startswith("alice v Random")  # a bot by its title
     checked: set[str] = set()
 
     def check_states(page: Page, line: str) -> None:  # axe on each kind of game state reached

@@ -1,5 +1,6 @@
 // What every page has: its title and heading, and a match told in one line.
 
+import { api } from "./api.js";
 import { $, el } from "./dom.js";
 
 /** The page's <h1> (focused after navigation) and the document's title. */
@@ -25,4 +26,16 @@ export function describeSummary(m, me = null) {
 export function opponentOf(m, me) {
   if (!me) return null;
   return m.players.white.toLowerCase() === me.toLowerCase() ? m.players.black : m.players.white;
+}
+
+let titles = null;
+
+/** Bots by the title the server gives them ("bot:simple" is "Simple"); people by their name. */
+export async function playerTitles() {
+  if (!titles) titles = new Map((await api("/api/bots").catch(() => [])).map((bot) => [bot.name.toLowerCase(), bot.title]));
+  return titles;
+}
+
+export function shownName(name, known) {
+  return (known && known.get(name.toLowerCase())) || name;
 }

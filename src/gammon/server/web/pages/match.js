@@ -9,7 +9,7 @@ import { drawBoard, playPoints } from "../board.js";
 import { $, el, keyButton } from "../dom.js";
 import { whoAmI } from "../header.js";
 import { buildGrid, focusCell, pageKeys } from "../input.js";
-import { lengthText, title } from "../page.js";
+import { lengthText, playerTitles, shownName, title } from "../page.js";
 import { play as sound } from "../sound.js";
 import { app, myColor, myTurn, nameOf, other } from "../state.js";
 
@@ -43,7 +43,8 @@ export async function matchPage(id) {
   const mine = myColor();
   app.view = mine || localStorage.getItem("gammon.view") || "white";
   const { white, black } = match.players;
-  title(`${white} v ${black}`, el("span", { class: "subtitle", text: ` ${cap(lengthText(match.length))}${match.options.variant === "nackgammon" ? ", nackgammon" : ""}` }));
+  app.titles = await playerTitles();
+  title(`${shownName(white, app.titles)} v ${shownName(black, app.titles)}`, el("span", { class: "subtitle", text: ` ${cap(lengthText(match.length))}${match.options.variant === "nackgammon" ? ", nackgammon" : ""}` }));
   const main = $("#main");
   main.className = "wide";
   const side = el("aside", { class: "side", "aria-label": "Match" });
@@ -63,7 +64,7 @@ export async function matchPage(id) {
     el("a", { href: `/api/matches/${id}/record.mat`, text: "Download (.mat)" })));
   buildGrid($("#grid"), controller);
   keyListener = pageKeys(controller);
-  if (mine) document.addEventListener("keydown", keyListener);
+  document.addEventListener("keydown", keyListener);  // a spectator's keys tell (E, P, S, ...); a player's act too
   tellWhereThingsStand(match);
   await refresh();
   if (app.board) {
@@ -339,12 +340,12 @@ function drawPlayers() {
   const match = app.match, board = app.board;
   for (const [id, color] of [["player-bottom", app.view], ["player-top", other(app.view)]]) {
     const box = $(`#${id}`);
-    const name = match.players[color];
+    const name = shownName(match.players[color], app.titles);
     const acting = match.status === "playing" && match.to_act === color;
     box.classList.toggle("acting", acting);
     box.replaceChildren(...[
       el("span", { class: `swatch ${color}`, "aria-hidden": "true" }),
-      el("span", { class: "who" }, el("strong", { class: "name", text: name }), color === myColor() ? el("span", { class: "visually-hidden", text: " (you)" }) : null),
+      el("span", { class: "who" }, el("strong", { class: "name", text: name }), match.bots[color] ? el("span", { class: "tag", text: "bot" }) : null, color === myColor() ? el("span", { class: "visually-hidden", text: " (you)" }) : null),
       acting ? el("span", { class: "to-act", text: "to play" }) : null,
       match.length ? el("span", { class: "score" }, el("strong", { text: String(match.score[color]) }), el("span", { class: "muted", text: ` of ${match.length}` })) : null,
       el("span", { class: "pips" }, `${board.pips[color]} `, el("span", { class: "muted", text: "pips" })),

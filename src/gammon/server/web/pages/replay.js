@@ -4,7 +4,7 @@
 import { api } from "../api.js";
 import { drawBoard, playPoints } from "../board.js";
 import { $, el, keyButton } from "../dom.js";
-import { lengthText, title } from "../page.js";
+import { lengthText, playerTitles, shownName, title } from "../page.js";
 import { app } from "../state.js";
 
 export async function replayPage(id) {
@@ -13,7 +13,8 @@ export async function replayPage(id) {
   const events = match.history.filter((e) => e.description);
   const mine = match.you || null;
   let view = mine || localStorage.getItem("gammon.view") || "white";
-  title(`Replay: ${match.players.white} v ${match.players.black}`, el("span", { class: "subtitle", text: ` ${lengthText(match.length)}` }));
+  const titles = await playerTitles();
+  title(`Replay: ${shownName(match.players.white, titles)} v ${shownName(match.players.black, titles)}`, el("span", { class: "subtitle", text: ` ${lengthText(match.length)}` }));
   const main = $("#main");
   main.className = "wide";
   const line = el("p", { id: "replay-line", class: "turn-line", "aria-live": "polite" });
