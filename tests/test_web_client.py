@@ -174,7 +174,13 @@ window.__heard = [];
 window.__slides = 0;  // checkers slid by the board (Element.animate), counted
 const slide = Element.prototype.animate;
 Element.prototype.animate = function (...args) { window.__slides += 1; return slide.apply(this, args); };
+window.__turnLines = [];  // every text the turn line showed, however briefly
 document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      if (change.target.id === "turn-line") for (const node of change.addedNodes) window.__turnLines.push(node.textContent);
+    }
+  }).observe(document.body, { childList: true, subtree: true });
   const log = document.getElementById("log");
   for (const node of log.children) window.__heard.push(node.textContent);
   new MutationObserver((changes) => {
@@ -297,6 +303,11 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
             first = event["data"]["play"].split()[0].rstrip("*")
             assert _in_white_numbering(first).split("/")[0] in event["description"], event
     plays = [e for e in events if e["kind"] == "play"]
+    # a roll nobody could play was shown on the turn line before the turn passed
+    shown = page.evaluate("() => window.__turnLines")
+    for color, who in (("white", "You"), ("black", "bot:random")):
+        blocked = sum(1 for e in plays if e["color"] == color and not e["data"]["play"])
+        assert sum(1 for line in shown if re.fullmatch(f"{who} cannot move with \\d-\\d\\.", line)) >= blocked, (color, shown)
     assert sum("hitting" in line for line in lines) == sum(1 for e in plays if "*" in e["data"]["play"])
     assert sum("bearing off" in line for line in lines) == sum(1 for e in plays if "/off" in e["data"]["play"])
     for kind, pattern in (("double", r" doubles? to \d+\."), ("take", r" takes?: the cube is at \d+"),
