@@ -688,3 +688,17 @@ def test_plays_made_for_a_player_say_why() -> None:
     # the narrator of the web and the terminal keeps its words
     assert Narrator(names, WHITE).tell(Played(1, BLACK, bear_off, (10, 20), automatic=True)) == \
         "bob plays 19/off 20/off, bearing off 2 checkers (made for bob)."
+
+
+def test_a_variant_is_chosen_by_mail_and_played_as_on_the_web(door) -> None:
+    door("register alice wonderland1\nregister bob builder123")
+    invited, done = door("challenge alice bob wonderland1 -match 3 -twomovedoubles -nackgammon -nackgammon")
+    assert done and "a 3-point match of nackgammon with two move doubles" in invited, invited
+    board = int(re.match(r"Board (\d+):", invited).group(1))
+    answer, done = door(f"accept {board} bob builder123")
+    assert done and "of nackgammon with two move doubles." in answer, answer
+    view = door.http.get(f"/api/matches/{board}").json()
+    assert view["options"]["variant"] == "nackgammon,two-move-doubles"
+    assert view["pips"] == {"white": 194, "black": 194}  # nackgammon's start: the opening roll is not played yet
+    refused, done = door("challenge alice bob wonderland1 -hypergammon")
+    assert not done and "-hypergammon" in refused and "-nackgammon" in refused, refused

@@ -369,7 +369,8 @@ async def _challenge(host: Host, command: Command, address: str, proven: list[Ac
     info = applied.live.info
     if info.status == "invited":
         first_play = f", {challenger.name} taking the higher die of the first opening roll (-force)" if force else ""
-        text = f"Board {info.id}: {challenger.name} challenges {opponent.name} to {_length(info.length)}{first_play}.\n"
+        text = (f"Board {info.id}: {challenger.name} challenges {opponent.name} to "
+                f"{_length(info.length, info.options['variant'])}{first_play}.\n")
         if not info.challenger_confirmed:
             return text + (f"It was sent without {challenger.name}'s password, so {challenger.name} confirms it first: "
                            f"accept {info.id} {challenger.name} PASSWORD")
@@ -412,8 +413,9 @@ async def move_number(host: Host, live: LiveMatch) -> int:
     return played + 1
 
 
-def _length(length: int) -> str:
-    return f"a {length}-point match" if length else "a money game"
+def _length(length: int, variant: str = "standard") -> str:
+    what = f"a {length}-point match" if length else "a money game"
+    return what if variant == "standard" else f"{what} of {variant.replace(',', ' with ').replace('-', ' ')}"
 
 
 async def report(host: Host, live: LiveMatch) -> str:
@@ -422,12 +424,13 @@ async def report(host: Host, live: LiveMatch) -> str:
     names = live.names
     if info.status == "invited" or info.status in store.UNPLAYED or live.match is None:
         where = "waiting for " + names[Color.BLACK] + " to accept" if info.status == "invited" else info.status
-        return f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to {_length(info.length)} ({where})."
+        return (f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to "
+                f"{_length(info.length, info.options.get('variant', 'standard'))} ({where}).")
     match = live.match
     state = match.state
     o, x = names[OHS], names[EKS]
     lines = [f"Board {info.id}: {o} plays O (ohs, from 24 down to 1), {x} plays X (eks, from 1 up to 24); "
-             f"{_length(info.length)}."]
+             f"{_length(info.length, info.options.get('variant', 'standard'))}."]
     lines += draw(state.position)
     score = f"Score: {o} {state.score[OHS]}, {x} {state.score[EKS]}"
     if info.length:

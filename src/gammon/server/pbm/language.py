@@ -29,7 +29,8 @@ USAGE: dict[str, str] = {
     "confirm": "confirm USER PASSWORD CODE: confirm your address with the code mailed to it",
     "mail": "mail USER PASSWORD on|off: a mail with the board when it is your turn (on by default)",
     "challenge": "challenge USER1 USER2 [PASSWORD1] [-force] [-match N | -money] [-nocrawford] [-jacoby] [-beavers] "
-                 "[-hints] [-cubehints] [-verbose]: a new board; USER2 (a person) accepts it, a bot (bot:nn, "
+                 "[-hints] [-cubehints] [-verbose] [-nackgammon] [-twomovedoubles]: a new board (-nackgammon: "
+                 "nackgammon's start; -twomovedoubles: a double is two moves); USER2 (a person) accepts it, a bot (bot:nn, "
                  "bot:pubeval, ...) at once; without PASSWORD1, USER1 must confirm it too (accept BOARD USER1 "
                  "PASSWORD); -force (with PASSWORD1): USER1 takes the higher die of the first opening roll, and "
                  "USER2 is told so",
@@ -198,6 +199,7 @@ def _challenge(rest: list[str]) -> Command:
     options: dict[str, object] = {"length": 1, "force": False, "crawford": True, "jacoby": False, "beavers": False,
                                   "hints": False, "cube_hints": False, "verbose": False}
     password = None
+    variant: list[str] = []
     words = iter(rest[2:])
     flags = {"-nocrawford": ("crawford", False), "-jacoby": ("jacoby", True), "-beavers": ("beavers", True),
              "-hints": ("hints", True), "-cubehints": ("cube_hints", True), "-verbose": ("verbose", True),
@@ -207,6 +209,9 @@ def _challenge(rest: list[str]) -> Command:
         if lowered in flags:
             key, value = flags[lowered]
             options[key] = value
+        elif lowered in VARIANT_FLAGS:
+            if VARIANT_FLAGS[lowered] not in variant:
+                variant.append(VARIANT_FLAGS[lowered])
         elif lowered == "-money":
             options["length"] = 0
         elif lowered == "-match":
@@ -218,4 +223,10 @@ def _challenge(rest: list[str]) -> Command:
             password = word
         else:
             raise MailCommandError(f"challenge: unknown option {word[:40]!r}; usage: {USAGE['challenge']}")
+    if variant:
+        options["variant"] = ",".join(sorted(variant, key=list(VARIANT_FLAGS.values()).index))
     return Command("challenge", args=tuple(names), password=password, options=options)
+
+
+#: The challenge's flags naming a rule variant, and its words (:class:`gammon.variant.Variant`).
+VARIANT_FLAGS = {"-nackgammon": "nackgammon", "-twomovedoubles": "two-move-doubles"}
