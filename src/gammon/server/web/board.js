@@ -91,8 +91,8 @@ export function drawBoard(host, model) {
     // the last play: where it went from (dashed) and to (solid), no arrows across the board
     if (lastTo.has(p)) root.append(svg("path", { d: shape, fill: COLORS.last, "fill-opacity": 0.22, stroke: COLORS.last, "stroke-width": 5, "stroke-linejoin": "round", class: "last-to" }));
     if (lastFrom.has(p)) root.append(svg("path", { d: shape, fill: "none", stroke: COLORS.last, "stroke-width": 4, "stroke-dasharray": "10 7", "stroke-linejoin": "round", class: "last-from" }));
-    root.append(svg("text", { x: x + PW / 2, y: top ? TOP - 8 : BOTTOM + 20, "text-anchor": "middle", class: "point-number",
-      fill: COLORS.number, "font-size": 16, "font-weight": 600, text: String(p) }));
+    root.append(svg("text", { x: x + PW / 2, y: top ? TOP - 7 : BOTTOM + 21, "text-anchor": "middle", class: "point-number",
+      fill: COLORS.number, "font-size": 19, "font-weight": 700, text: String(p) }));
   }
   // checkers: where each one is, by colour and place, so that a later drawing can slide it
   const places = new Map();

@@ -1,6 +1,15 @@
 // gammon's web client: the pages of `gammon serve`, by mouse, keyboard (seed 004's keys) or
 // screen reader. Every rule is the server's: the board, what may be done next, legal moves and
 // checker moves entered come from it; these modules draw, listen and announce.
+//
+//   main.js      the router: one page at a time, focus on its <h1> after every navigation
+//   header.js    who is logged in, their rating, invitations waiting, the sounds switch
+//   api.js       the HTTP API (docs/server.md)          state.js   what the page knows (window.gammon)
+//   board.js     the board drawn from the server's position, checkers sliding where they go
+//   input.js     the grid of points over the board, mouse and seed 004's keys
+//   announce.js  the match's log, a live region         sound.js   optional sounds (WebAudio)
+//   page.js, dom.js   headings, a match in one line; building elements
+//   pages/       login, lobby, match (players and spectators), replay, profile, top
 
 import { $, el } from "./dom.js";
 import { detachLog } from "./announce.js";

@@ -388,8 +388,7 @@ function turnText() {
   if (!match.to_act) return "Waiting for the next game.";
   const who = match.to_act;
   if (!myTurn()) {
-    const name = match.players[who];
-    return match.bots && match.bots[who] ? `${name} is thinking…` : `${subject(who)} to act.`;
+    return match.bots && match.bots[who] ? `${shownName(match.players[who], app.titles)} is thinking…` : `${subject(who)} to act.`;
   }
   if (match.cube.offered) return `You are doubled to ${match.cube.value * 2}: Y takes, N drops.`;
   if (match.resignation) return `${subject(match.resignation.by)} offers to resign ${KIND_WORDS[match.resignation.value]}: Y accepts, N rejects.`;
