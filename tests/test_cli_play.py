@@ -100,6 +100,17 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(monkeypatch, capsys) -> No
     assert "Traceback" not in out and "Bye." in out
 
 
+def test_a_variant_is_played_from_its_own_start(monkeypatch, capsys) -> None:
+    feed(monkeypatch, ENDLESS)
+    assert main(["play", "--words", "--seed", "5", "--bot", "random", "--match", "1", "--variant", "nackgammon"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("   13 14") and out.count("pips 194, score 0") >= 2  # nackgammon's start, both sides
+    assert "Traceback" not in out and "the 1-point match" in out
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--variant", "hypergammon"])
+    assert stop.value.code == 2
+
+
 def test_bad_match_length_is_a_usage_error() -> None:
     with pytest.raises(SystemExit) as stop:
         main(["play", "--match", "26"])

@@ -21,6 +21,7 @@ from ..notation import whole_number
 from ..players import load_player
 from ..position import Color
 from ..state import MAX_MATCH_LENGTH
+from ..variant import Variant, VariantError
 from .table import LocalTable, RemoteTable, ServerClient, Table, TableError, require_client
 from .terminal import KEY_ACTIONS, PinnedScreen, Screen, Settings, Terminal
 
@@ -69,6 +70,13 @@ def _match_length(text: str) -> int:
     return value
 
 
+def _variant(text: str) -> Variant:
+    try:
+        return Variant.parse(text)
+    except VariantError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _command(args: argparse.Namespace) -> int:
     keys = args.keys if args.keys is not None else (sys.stdin.isatty() and sys.stdout.isatty())
     read = line_reader
@@ -110,7 +118,8 @@ def _local_table(args: argparse.Namespace) -> Table:
     money = args.match == 0
     if (args.jacoby or args.beavers) and not money:
         raise IllegalActionError("--jacoby and --beavers are money-play rules: use them with --match 0")
-    match = Match(args.match, dice=SeededDice(args.seed), jacoby=args.jacoby, beavers=args.beavers)
+    match = Match(args.match, dice=SeededDice(args.seed), jacoby=args.jacoby, beavers=args.beavers,
+                  variant=args.variant)
     seed = 0 if args.seed is None else args.seed + 1
     opponent = load_player(args.bot, seed=seed)
     return LocalTable(match, opponent, you=Color.WHITE, opponent_name=f"the {args.bot} bot",
@@ -125,7 +134,8 @@ def _remote_table(args: argparse.Namespace, read: Callable[[str], str]) -> Table
     print(f"Logged in to {server.url} as {name}.", flush=True)
     match_id = args.join
     if args.challenge:
-        options = {"hints": not args.no_hints, "cube_hints": not args.no_cube_hints, "verbose": args.verbose}
+        options = {"hints": not args.no_hints, "cube_hints": not args.no_cube_hints, "verbose": args.verbose,
+                   "variant": str(args.variant)}
         created = server.challenge(args.challenge, args.match, options)
         match_id = created["id"]
         print(f"Match {match_id}: you challenge {args.challenge} to "
@@ -223,6 +233,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="who gives hints against a local bot (default nn:2)")
     parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
     parser.add_argument("--beavers", action="store_true", help="money play: allow beavers")
+    parser.add_argument("--variant", type=_variant, default=Variant(), metavar="RULES",
+                        help="standard (default), nackgammon, two-move-doubles, or both comma-separated")
     online = parser.add_argument_group("online", "play on a gammon server (gammon serve)")
     online.add_argument("--server", metavar="URL", help="the server, e.g. http://localhost:8000")
     online.add_argument("--user", metavar="NAME", help="your name there (or GAMMON_USER; the password from "

@@ -22,6 +22,7 @@ from ..players import Player, cube_hint, hint, load_player
 from ..players.decisions import decide
 from ..position import Color
 from ..state import Resignation
+from ..variant import Variant
 
 class TableError(GammonError, RuntimeError):
     """The table could not do what was asked: the server is unreachable or refused, in its own words."""
@@ -148,7 +149,8 @@ class RemoteTable(Table):
         options = view["options"]
         self.hints, self.cube_hints = bool(options.get("hints")), bool(options.get("cube_hints"))
         self.match = Match(view["length"], crawford=bool(options.get("crawford", True)),
-                           jacoby=bool(options.get("jacoby")), beavers=bool(options.get("beavers")))
+                           jacoby=bool(options.get("jacoby")), beavers=bool(options.get("beavers")),
+                           variant=Variant.parse(options.get("variant") or "standard"))
         self.seq = -1
         self.status = view["status"]
         self._news = []
