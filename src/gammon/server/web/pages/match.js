@@ -658,6 +658,8 @@ async function analysisPanel(id) {
     } else if (current && (current.status === "queued" || current.status === "running")) {
       box.replaceChildren(el("p", { class: "muted", role: "status", text: current.status === "queued" ? "Analysis queued…" : "Analysing…" }));
       analysisTimer = setTimeout(async () => show(await api(`/api/matches/${id}/analysis`).catch(() => null)), 2000);
+    } else if (!app.me) {
+      box.replaceChildren();  // asking for an analysis needs an account
     } else {
       box.replaceChildren(el("button", { type: "button", id: "do-analyse", text: current && current.status === "failed" ? "Analyse again" : "Analyse this match",
         onclick: async () => {
