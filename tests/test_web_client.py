@@ -338,7 +338,8 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     page.wait_for_function(f"() => !document.querySelector('#replay-line').textContent.startsWith('Event {count} of')")
     assert " plays " in page.inner_text("#replay-line") or " play " in page.inner_text("#replay-line")
     page.check("#main input[name=view][value=black]")
-    page.wait_for_function("() => document.querySelector('#board-svg svg').getAttribute('aria-label').includes(\"bot:random's side\")")
+    page.wait_for_function("() => document.querySelector('#board-svg svg').getAttribute('aria-label')"
+                           ".includes(\"bot:random's side\")")
     page.click("#replay-first")
     page.wait_for_function("() => document.querySelector('#replay-line').textContent.startsWith('Event 1 of')")
     assert "Seed: " in page.inner_text("main") and "record.mat" in page.inner_html("main")
@@ -550,7 +551,8 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     alice.wait_for_selector("#do-withdraw")  # the invitation's own page offers to withdraw it too
     # bob's lobby says so by itself (it asks again when its window gets the focus, or every 10 s)
     bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
-    bob.wait_for_function("() => document.querySelector('#lobby-status').textContent.includes('alice challenges you to a 3-point match')")
+    bob.wait_for_function("() => document.querySelector('#lobby-status').textContent"
+                          ".includes('alice challenges you to a 3-point match')")
     bob.wait_for_selector(f"#accept-{match_id}")
     no_violations(bob, axe_source, "an invitation in the lobby")
     # alice withdraws it: the server says withdrawn, and bob's lobby no longer offers it
@@ -590,7 +592,8 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     alice.wait_for_selector("#challenge-heading")
     challenge(alice, "bob", 5)
     bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
-    bob.wait_for_function("() => document.querySelector('#header-news').textContent.includes('alice challenges you to a 5-point match')")
+    bob.wait_for_function("() => document.querySelector('#header-news').textContent"
+                          ".includes('alice challenges you to a 5-point match')")
     assert bob.locator("#invite-count").is_visible()
     no_violations(bob, axe_source, "an invitation told in the header")
     phone.close()
