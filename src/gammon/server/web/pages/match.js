@@ -344,7 +344,8 @@ function drawPlayers() {
     const acting = match.status === "playing" && match.to_act === color;
     box.classList.toggle("acting", acting);
     box.replaceChildren(...[
-      el("span", { class: `swatch ${color}`, "aria-hidden": "true" }),
+      el("span", { class: `swatch ${color}`, "aria-hidden": "true", text: color === "white" ? "X" : "O" }),  // the letters of the text boards
+      el("span", { class: "visually-hidden", text: `${color}, ${color === "white" ? "X" : "O"}: ` }),
       el("span", { class: "who" }, el("strong", { class: "name", text: name }), match.bots[color] ? el("span", { class: "tag", text: "bot" }) : null, color === myColor() ? el("span", { class: "visually-hidden", text: " (you)" }) : null),
       acting ? el("span", { class: "to-act", text: "to play" }) : null,
       match.length ? el("span", { class: "score" }, el("strong", { text: String(match.score[color]) }), el("span", { class: "muted", text: ` of ${match.length}` })) : null,
