@@ -345,8 +345,8 @@ def test_a_whole_match_by_keyboard_only_against_a_bot(browser: Browser, axe_sour
     assert "Seed: " in page.inner_text("main") and "record.mat" in page.inner_html("main")
     assert page.is_hidden("#announcements"), "the log belongs to its match"
     no_violations(page, axe_source, "replay")
-    # each page checked once it is whole: its last part drawn (the week's list, the rating history)
-    for where, last in (("#/top", "h2:text-is('Last 7 days')"), ("#/user/alice", "h2:text-is('Rating history')")):
+    # each page checked once it is whole: its last part drawn (the bots' list, the rating history)
+    for where, last in (("#/top", "h2:text-is('Bots')"), ("#/user/alice", "h2:text-is('Rating history')")):
         page.goto(server.url + "/" + where)
         page.wait_for_selector(f"#main {last}")
         no_violations(page, axe_source, where)
