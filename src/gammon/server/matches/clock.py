@@ -67,7 +67,8 @@ def out_of_time(clock: Clock | None, rule: Rule | None, now: dt.datetime, counte
     running: str | None = clock.get("running")
     if running is None or running not in counted:
         return None
-    return running if used(clock, rule, now) > clock[running] else None
+    up = deadline(clock, rule)
+    return running if up is not None and now > up else None
 
 
 def deadline(clock: Clock, rule: Rule) -> dt.datetime | None:

@@ -198,9 +198,7 @@ class MatchService:
             values["status"] = "playing" if match is not None else "invited"
             rule = chosen.get("clock")
             if rule and match is not None:
-                to_act = values.get("to_act_id")
-                side = "white" if to_act == user.id else "black" if to_act == opponent.id else None
-                values["clock"] = clock.started(rule, side, now)
+                values["clock"] = clock.started(rule, side_name(None if match.game_over else match.to_act), now)
             match_id = store.insert_match(connection, {key: value for key, value in values.items() if key != "id"})
             made = dataclasses.replace(info, id=match_id, status=values["status"])
             rows, digest = event_rows(events, made, 0, now, None)
@@ -352,14 +350,16 @@ class MatchService:
     async def _forfeit(self, live: LiveMatch, loser: Color, *, left: bool) -> Applied:
         """``loser`` ran out of time or stayed away: the other side wins the match."""
         info = live.info
-        assert live.match is not None
-        match = live.match.copy()
-        winner = loser.other
-        score = [info.score_white, info.score_black]
-        score[0 if winner == Color.WHITE else 1] = max(score[0 if winner == Color.WHITE else 1], info.length)
+        match = live.match  # unchanged: the match ends around it
+        assert match is not None
+        white, black = info.score_white, info.score_black
+        if loser == Color.BLACK:
+            white = max(white, info.length)
+        else:
+            black = max(black, info.length)
         events: list[MatchEvent] = [TimedOut(match.game_number, loser, left=left),
-                                    MatchOver(match.game_number, winner, info.length, (score[0], score[1]), 0)]
-        return await self._save(live, match, events, status="finished", score_white=score[0], score_black=score[1])
+                                    MatchOver(match.game_number, loser.other, info.length, (white, black), 0)]
+        return await self._save(live, match, events, status="finished", score_white=white, score_black=black)
 
     async def set_mode(self, user: Seat, match_id: int, mode: str, on: bool | None = None) -> Applied:
         """Turn a player's ``greedy`` or ``manual`` mode on, off (``on`` None: toggle), and act on it at once."""
@@ -455,7 +455,7 @@ class MatchService:
         rule = info.options.get("clock")
         if rule and match is not None:
             to_act = values.get("to_act_id")
-            side = "white" if to_act == info.white.id else "black" if to_act == info.black.id else None
+            side = side_name(live.color_of(to_act)) if to_act is not None else None
             values["clock"] = clock.passed(info.clock or clock.started(rule, None, now), rule, side, now,
                                            counted=_people(info))
         new_info = dataclasses.replace(info, **_info_values(values, match))

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from ..matches import store
+from ..matches.ratings import START
 from ..matches.views import summary
 from ..profiles import online, ratings_by_name
 from ..seats import DEFAULT_BOT, bot_choices
@@ -19,11 +20,12 @@ LISTED = 50  #: matches of each kind in the lobby
 @router.get("/api/bots")
 async def bots(server: Server) -> list[dict[str, Any]]:
     """The bots a player may challenge, weakest first, with their ratings (``default``: seed 004's)."""
-    names = [choice.name for choice in bot_choices(server.settings.external_bots)]
+    choices = bot_choices(server.settings.external_bots)
+    names = [choice.name for choice in choices]
     ratings = await server.readers.run(lambda connection: ratings_by_name(connection, names))
     return [{"name": choice.name, "title": choice.title, "strength": choice.strength,
-             "rating": round(ratings.get(choice.name, 1500.0), 2), "default": choice.player == DEFAULT_BOT}
-            for choice in bot_choices(server.settings.external_bots)]
+             "rating": round(ratings.get(choice.name, START), 2), "default": choice.player == DEFAULT_BOT}
+            for choice in choices]
 
 
 @router.get("/api/lobby")
