@@ -47,6 +47,10 @@ def test_drawn_positions_are_of_their_phase() -> None:
         hit = phases.random_late_hit(rng)
         assert movegen.board_class(hit) == CONTACT and net_of(movegen.flip_board(hit)) == CRASHED_NET
         assert hit[hit > 0].sum() <= 15 and -hit[hit < 0].sum() <= 15
+        lopsided = phases.random_gammonish(rng)
+        assert movegen.board_class(lopsided) == RACE
+        counts = sorted((lopsided[lopsided > 0].sum(), -lopsided[lopsided < 0].sum()))
+        assert counts[1] == 15 and counts[0] <= 12  # one side has none off, the other three or more
 
 
 def test_a_two_net_file_answers_crashed_positions_with_its_contact_net(tmp_path: Path) -> None:
@@ -105,3 +109,23 @@ def test_a_phase_data_set_grows_resumably_and_trains_only_its_net(tmp_path: Path
     assert not np.array_equal(fitted.w1[RACE_NET], before.w1[RACE_NET])
     np.testing.assert_array_equal(fitted.w1[CONTACT_NET], before.w1[CONTACT_NET])
     np.testing.assert_array_equal(fitted.w1[CRASHED_NET], before.w1[CRASHED_NET])
+
+
+def test_anchors_keep_what_the_net_knew_while_the_rollouts_move_the_rest(tmp_path: Path) -> None:
+    network = Network.load(default_weights_path())
+    boards, targets = phases.anchors(network, {RACE_NET}, 60, seed=5)
+    assert boards.shape == (60, 26)
+    assert all(net_of(b) == RACE_NET for b in boards)
+    assert not any(phases.straggler(movegen.flip_board(b)) for b in boards)  # the data sets label those
+    assert all(movegen.board_class(b) == RACE for b in boards)  # not a bear-off: the tables answer those
+    np.testing.assert_allclose(targets, network.evaluate(boards))
+    data = tmp_path / "race.npz"
+    phases.build(data, "race", phases.CHUNK, trials=2, seed=3, progress=False)
+    free, anchored = tmp_path / "free.npz", tmp_path / "anchored.npz"
+    phases.fit(default_weights_path(), [data], free, epochs=3, alpha=0.1, progress=False)
+    phases.fit(default_weights_path(), [data], anchored, epochs=3, alpha=0.1, progress=False, anchored=400)
+    # The anchors' own values move less than when the rollouts alone are fitted.
+    moved = {name: np.abs(Network.load(path).evaluate(boards) - targets).mean()
+             for name, path in (("free", free), ("anchored", anchored))}
+    assert moved["anchored"] < moved["free"]
+    assert Network.load(anchored).meta["phases"][-1]["anchored"] == 400

@@ -320,11 +320,12 @@ def _register_td(which: argparse._SubParsersAction) -> None:
         "phase-data",
         help="grow a data set of rolled-out positions for the race or crashed net",
         description="POSITIONS positions of a phase (race: races from self-play and drawn ones, stragglers "
-        "and gammonish races among them; crashed: crashed positions from self-play and bear-offs hit late), "
+        "and gammonish races among them; crashed: crashed positions from self-play and bear-offs hit late; "
+        "gammonish: lopsided races, a gammon or backgammon likely, for the race net), "
         "each rolled out TRIALS times by the net at 0 ply to the end. Saved once a minute to --data; rerun "
         "with a larger --positions to grow it.",
     )
-    pd.add_argument("--kind", choices=("race", "crashed"), required=True)
+    pd.add_argument("--kind", choices=("race", "crashed", "gammonish"), required=True)
     pd.add_argument("--data", required=True, help="the data set (.npz), created or grown")
     pd.add_argument("--positions", type=count(1), required=True, help="positions the data set should reach")
     pd.add_argument("--trials", type=count(2), default=36, help="rollout trials per position (default 36)")
@@ -342,7 +343,7 @@ def _register_td(which: argparse._SubParsersAction) -> None:
         "stragglers, uneven and gammonish races; crashed: bear-offs hit late), ended exactly where the "
         "bear-off tables cover a position, from the nets in --weights.",
     )
-    pt.add_argument("--kind", choices=("race", "crashed"), required=True)
+    pt.add_argument("--kind", choices=("race", "crashed", "gammonish"), required=True)
     pt.add_argument("--weights", required=True, help="the net to start from (.npz)")
     pt.add_argument("--output", required=True, help="where to write the trained net (.npz)")
     pt.add_argument("--games", type=count(1), required=True)
@@ -365,6 +366,9 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     pf.add_argument("--alpha", type=float, default=0.05)
     pf.add_argument("--alpha-final", type=float, default=0.002)
     pf.add_argument("--seed", type=count(0), default=1)
+    pf.add_argument("--anchored", type=count(0), default=0, metavar="N",
+                    help="N self-play positions per net trained (no straggler races), fitted to the starting "
+                    "net's own outputs beside the data: they keep what TD taught well (default 0)")
     pf.set_defaults(handler=_train_phase_fit)
 
     avg = which.add_parser(
@@ -482,7 +486,8 @@ def _train_phase_fit(args: argparse.Namespace) -> int:
 
     writable_file("--output", args.output)
     try:
-        fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.alpha_final, args.seed)
+        fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.alpha_final, args.seed,
+            anchored=args.anchored)
     except NetworkFileError as error:
         raise DuelArgumentError(str(error)) from None
     print(f"trained net written to {args.output}")

@@ -11,7 +11,10 @@ gets positions of every kind it must judge, labelled by gammon's own rollouts:
   stragglers, uneven bear-offs, gammonish races);
 * ``crashed``: crashed positions from self-play (60 %), and bear-offs hit late drawn at random
   (a side with checkers off and one or two back, on the bar or in the other's home board,
-  against a home board).
+  against a home board);
+* ``gammonish``: lopsided races drawn at random, all for the race net: one side bearing off,
+  the other with none off and some checkers still in the first side's home board, so a
+  gammon or a backgammon is likely or certain (a race's biggest misjudgements were there).
 
 Each position is rolled out ``trials`` times by the net at 0 ply (quasi-random dice, luck
 adjustment, to the end: a cubeless trial stops exactly where the bear-off tables cover the
@@ -21,7 +24,10 @@ that moved, ``errors``: each target's standard error in equity), rewritten once 
 rerun the command with a larger ``--positions`` and it goes on from where it stopped.
 
 :func:`fit` then trains the named nets of a weights file on these targets by SGD, each
-position by the net :func:`gammon.nn.network.net_of` gives it, a share held out.
+position by the net :func:`gammon.nn.network.net_of` gives it, a share held out. Fitted alone,
+a few thousand rolled-out positions teach a net the level of a race but not the small
+differences between the plays of one roll, which TD had taught it; :func:`anchors` (self-play
+positions valued by the starting net itself) fitted beside them keep those.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import movegen
-from ..bots.evaluator import CONTACT, RACE
+from ..bots.evaluator import BEAROFF, CONTACT, RACE
 from ..nn.network import CRASHED_NET, NET_NAMES, RACE_NET, Network, net_of
 from ..players import load_player
 from ..rollout.run import consistent
@@ -43,7 +49,7 @@ from .rollouts import fit as fit_epoch
 from .rollouts import held_error, sample_positions
 
 #: The phases a data set is made for, with the net each trains.
-KINDS = {"race": RACE_NET, "crashed": CRASHED_NET}
+KINDS = {"race": RACE_NET, "crashed": CRASHED_NET, "gammonish": RACE_NET}
 #: Positions per chunk (one task of a worker; the unit the data set grows by).
 CHUNK = 40
 #: Seconds between saves of the growing data set.
@@ -119,6 +125,35 @@ def random_late_hit(rng: np.random.Generator) -> np.ndarray:
                 return board
 
 
+def random_gammonish(rng: np.random.Generator) -> np.ndarray:
+    """A lopsided race: a side with checkers off, all left on its points 1..``high``, against a side
+    with none off, some of them in the first side's home board above ``high`` (a backgammon
+    possible), the rest in its outer board and its own home; either side on roll."""
+    while True:
+        off = int(rng.integers(3, 15))
+        high = int(rng.integers(1, 7))
+        leader = np.zeros(25, np.int64)  # the side bearing off, its own numbering
+        leader[1:high + 1] = _place(rng, 15 - off, 1, high, rng.choice([0.3, 1.0, 3.0]))
+        trailer = np.zeros(25, np.int64)  # the other side, its own numbering
+        back = int(rng.integers(0, 5)) if high < 6 else 0
+        if back:
+            trailer[19:25 - high] = _place(rng, back, 19, 24 - high, 0.7)  # the leader's points high+1..6
+        rest = 15 - back
+        far = int(rng.integers(7, 19))
+        trailer[1:far + 1] = _place(rng, rest, 1, far, rng.choice([0.3, 1.0, 3.0]))
+        if far > 24 - high:
+            continue
+        board = np.zeros(26, np.int8)
+        board[1:25] = leader[1:25]
+        board[1:25] -= trailer[24:0:-1].astype(np.int8)  # the trailer's point q is the leader's 25 - q
+        if np.any((leader[1:25] > 0) & (trailer[24:0:-1] > 0)):
+            continue
+        if rng.random() < 0.5:
+            board = movegen.flip_board(board)  # the trailer on roll
+        if movegen.board_class(board) == RACE:
+            return board
+
+
 def straggler(board: np.ndarray) -> bool:
     """A race where a side has borne checkers off and still has one outside its home board."""
     if movegen.board_class(board) != RACE:
@@ -136,7 +171,9 @@ SELF_PLAY = {
     "crashed": lambda board: net_of(movegen.flip_board(board)) == CRASHED_NET,
 }
 #: Each phase's mix: shares of self-play positions by kind, the rest drawn at random.
-MIX = {"race": (("straggler", 0.4), ("race", 0.4)), "crashed": (("crashed", 0.6),)}
+MIX = {"race": (("straggler", 0.4), ("race", 0.4)), "crashed": (("crashed", 0.6),), "gammonish": ()}
+#: Each phase's drawn positions.
+DRAWN = {"race": random_race, "crashed": random_late_hit, "gammonish": random_gammonish}
 
 
 def self_play_positions(network: Network, which: str, count: int, seed: int, first_game: int) -> np.ndarray:
@@ -164,7 +201,7 @@ def positions(network: Network, kind: str, count: int, seed: int, chunk: int) ->
     boards: list[np.ndarray] = []
     for which, share in MIX[kind]:
         boards.extend(self_play_positions(network, which, round(share * count), seed, 1_000_000 * (chunk + 1)))
-    drawn = random_race if kind == "race" else random_late_hit
+    drawn = DRAWN[kind]
     boards.extend(drawn(rng) for _ in range(count - len(boards)))
     order = rng.permutation(len(boards))
     return np.array(boards, np.int8)[order]
@@ -329,24 +366,58 @@ def td(weights: str | Path, output: str | Path, kind: str, games: int, alpha: fl
 
 
 # -- the fit -------------------------------------------------------------------------------------------
+def anchors(network: Network, nets: set[int], count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` after-play boards of each net in ``nets`` from the network's self-play, none a
+    straggler race nor a bear-off (the tables answer those), with the network's own outputs as
+    their targets.
+
+    These are the positions TD taught well: their values, and above all the small differences
+    between the plays of one roll, are the net's own consistent ones. Fitted beside the rolled-out
+    positions they keep what the net knew while the rollouts move what it misjudged.
+    """
+    w = network.arrays()
+    found: dict[int, list[np.ndarray]] = {k: [] for k in nets}
+    have = dict.fromkeys(nets, 0)
+    game = 50_000_000  # far from the games the data sets' positions came from
+    while min(have.values()) < count:
+        after = sample_positions(*w, seed, game, 20_000, 1.0)
+        game += 400
+        for board in after:
+            k = int(net_of(board))
+            if (k in nets and have[k] < count and movegen.board_class(board) != BEAROFF
+                    and not straggler(movegen.flip_board(board))):
+                found[k].append(board)
+                have[k] += 1
+    boards = np.array([b for k in sorted(nets) for b in found[k]], np.int8)
+    return boards, network.evaluate(boards)
+
+
 def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs: int = 20, alpha: float = 0.05,
-        alpha_final: float = 0.002, seed: int = 1, holdout: float = 0.05, progress: bool = True) -> Network:
+        alpha_final: float = 0.002, seed: int = 1, holdout: float = 0.05, progress: bool = True,
+        anchored: int = 0) -> Network:
     """Train the nets of ``weights`` that the data sets' positions belong to on their targets; write ``output``.
 
     Each position trains the net :func:`~gammon.nn.network.net_of` gives it, so a race data set
     moves only the race net, on cross-entropy (a confidently wrong output learns fastest, where
     squared error would barely move it); the step size falls geometrically over the epochs, and a
     ``holdout`` share is never trained on and measures the error per net before and after.
+    ``anchored`` self-play positions per net trained (:func:`anchors`) are fitted beside them.
     """
     network = Network.load(weights)
     boards = np.concatenate([np.load(p)["boards"] for p in data])
     targets = np.concatenate([np.load(p)["targets"] for p in data])
+    labelled = boards.shape[0]
     w1, b1, w2, b2 = (a.astype(np.float64) for a in network.arrays())
     rng = np.random.default_rng(seed)
-    shuffled = rng.permutation(boards.shape[0])
-    held = shuffled[: int(holdout * boards.shape[0])]
+    shuffled = rng.permutation(labelled)
+    held = shuffled[: int(holdout * labelled)]
     used = shuffled[held.shape[0]:]
     nets = np.array([net_of(b) for b in boards])
+    if anchored:
+        kept, kept_targets = anchors(network, {int(k) for k in np.unique(nets)}, anchored, seed)
+        boards = np.concatenate([boards, kept])
+        targets = np.concatenate([targets, kept_targets])
+        used = np.concatenate([used, np.arange(labelled, boards.shape[0])])
     before = {NET_NAMES[k]: float(held_error(w1, b1, w2, b2, boards, targets, held[nets[held] == k]))
               for k in np.unique(nets)}
     history = []
@@ -363,7 +434,7 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     fitted = Network(w1, b1, w2, b2, dict(network.meta))
     fitted.meta.setdefault("phases", []).append({  # type: ignore[union-attr]
         "trainer": "gammon train phases fit", "from": str(weights), "data": [str(p) for p in data],
-        "positions": int(boards.shape[0]), "epochs": epochs, "alpha": alpha, "alpha_final": alpha_final,
+        "positions": labelled, "anchored": anchored, "epochs": epochs, "alpha": alpha, "alpha_final": alpha_final,
         "seed": seed, "held_out_mse_before": before, "held_out_mse_after": after, "history": history,
     })
     fitted.save(output)
