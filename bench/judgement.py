@@ -1,6 +1,6 @@
 """Judgement: gammon's 0-ply equity against GNU Backgammon's 2-ply, by kind of position, beside GNU Backgammon's 0-ply.
 
-Usage: python bench/judgement.py [--per-kind N] [--seed S] [--weights A.npz [B.npz ...]] [--show K]
+Usage: python bench/judgement.py [--per-kind N] [--seed S] [--weights A.npz [B.npz ...]] [--show K] [--plays]
 
 Positions of five kinds, before the roll, the side on roll's cubeless equity:
 
@@ -18,6 +18,12 @@ each a column) and by GNU Backgammon (PyPI's ``gnubg``, the benchmark's peer onl
 2 ply. Printed per kind: the mean and worst distance from GNU Backgammon's 2-ply equity,
 for each gammon net and for GNU Backgammon's 0-ply, and ``--show`` the K worst positions of
 the first net.
+
+A net nearer the truth position by position can still rank the plays of one roll worse (its
+errors need not be the same for siblings), and plays are what a bot is. ``--plays`` gives each
+position a seeded roll and, for each later net against the first, takes the decisions where
+their 0-ply choices differ: GNU Backgammon's 2-ply equity of the later net's play less the
+first net's, mean and standard error, and how often it is better or worse.
 """
 
 from __future__ import annotations
@@ -102,12 +108,62 @@ def gnubg_equities(boards: np.ndarray, ply: int) -> np.ndarray:
     return np.array([gnubg.evaluate(to_gnubg(b), cube, context)[5] for b in boards])
 
 
+def gnubg_play_equity(child: np.ndarray) -> float:
+    """GNU Backgammon's 2-ply equity of a play (``child``, after the play) for the side that played it."""
+    import gnubg
+
+    if not (child[1:] > 0).any():
+        return 3.0  # the last checker borne off: the game is won
+    context = gnubg.evalcontext(0, 2, 1, 1, 0.0)
+    return -float(gnubg.evaluate(to_gnubg(movegen.flip_board(child)), gnubg.cubeinfo(), context)[5])
+
+
+_evaluators: dict[str, CompositeEvaluator] = {}
+
+
+def chosen(weights: str, children: np.ndarray) -> int:
+    """The play (index of ``children``) the net in ``weights`` chooses at 0 ply."""
+    if weights not in _evaluators:
+        _evaluators[weights] = CompositeEvaluator(NNEvaluator(load_network(weights)), load_bearoff())
+    return int(np.argmax(equities(_evaluators[weights].evaluate_batch(children))))
+
+
+def compare_plays(kinds: dict[str, list[np.ndarray]], weights: list[str], seed: int) -> None:
+    """For each later net against the first, per kind: where their plays differ, which GNU Backgammon prefers."""
+    print(f"plays that differ from {Path(weights[0]).stem}'s, by GNU Backgammon's 2-ply equity: "
+          "mean gain (standard error), better/worse")
+    rng = np.random.default_rng([seed, 97])
+    for kind, positions in kinds.items():
+        decisions = 0
+        gains: list[list[float]] = [[] for _ in weights[1:]]
+        for board in positions:
+            d1, d2 = (int(d) for d in rng.integers(1, 7, 2))
+            children = movegen.generate(board, d1, d2)[0]
+            if children.shape[0] < 2:
+                continue
+            decisions += 1
+            first = chosen(weights[0], children)
+            for column, other in enumerate(weights[1:]):
+                mine = chosen(other, children)
+                if mine != first:
+                    gains[column].append(gnubg_play_equity(children[mine]) - gnubg_play_equity(children[first]))
+        cells = []
+        for values in gains:
+            g = np.array(values)
+            error = g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
+            cells.append(f"{len(g):>4} {g.mean() if len(g) else 0.0:+.4f} ({error:.4f}) "
+                         f"{int((g > 1e-9).sum())}/{int((g < -1e-9).sum())}")
+        print(f"{kind:<17}{decisions:>5}" + "".join(f"{c:>34}" for c in cells), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-kind", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--weights", nargs="*", default=None, help="weights files to compare (default: the shipped net)")
     parser.add_argument("--show", type=int, default=0, help="list the K worst positions of each kind")
+    parser.add_argument("--plays", action="store_true",
+                        help="also compare each later net's plays with the first's, judged by GNU Backgammon's 2-ply")
     args = parser.parse_args()
     weights = args.weights or [str(default_weights_path())]
     start = time.perf_counter()
@@ -130,6 +186,8 @@ def main() -> None:
             for i in np.argsort(-gap)[: args.show]:
                 pid = Position.from_array(boards[i]).position_id()
                 print(f"    {pid}  gammon {columns[0][i]:+.3f}  gnubg-2 {reference[i]:+.3f}  gnubg-0 {columns[-1][i]:+.3f}")
+    if args.plays and len(weights) > 1:
+        compare_plays(kinds, weights, args.seed)
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

@@ -111,21 +111,31 @@ def test_a_phase_data_set_grows_resumably_and_trains_only_its_net(tmp_path: Path
     np.testing.assert_array_equal(fitted.w1[CRASHED_NET], before.w1[CRASHED_NET])
 
 
-def test_anchors_keep_what_the_net_knew_while_the_rollouts_move_the_rest(tmp_path: Path) -> None:
+def test_siblings_keep_how_the_net_ranked_plays_while_the_rollouts_set_the_level(tmp_path: Path) -> None:
     network = Network.load(default_weights_path())
-    boards, targets = phases.anchors(network, {RACE_NET}, 60, seed=5)
-    assert boards.shape == (60, 26)
+    boards, values, starts = phases.siblings(network, {RACE_NET}, 60, seed=5)
+    assert boards.shape[0] >= 60 and starts[0] == 0 and np.all(np.diff(starts) >= 2)
     assert all(net_of(b) == RACE_NET for b in boards)
     assert not any(phases.straggler(movegen.flip_board(b)) for b in boards)  # the data sets label those
     assert all(movegen.board_class(b) == RACE for b in boards)  # not a bear-off: the tables answer those
-    np.testing.assert_allclose(targets, network.evaluate(boards))
+    np.testing.assert_allclose(values, network.evaluate(boards))
+    # The targets keep each group's differences and take the group's level from the net now.
+    np.testing.assert_allclose(phases.sibling_targets(values, values, starts), values)
+    inside = (values > 0.02) & (values < 0.98)
+    shifted = phases.sibling_targets(values, values + 0.01, starts)
+    np.testing.assert_allclose(shifted[inside], values[inside] + 0.01)
     data = tmp_path / "race.npz"
     phases.build(data, "race", phases.CHUNK, trials=2, seed=3, progress=False)
-    free, anchored = tmp_path / "free.npz", tmp_path / "anchored.npz"
-    phases.fit(default_weights_path(), [data], free, epochs=3, alpha=0.1, progress=False)
-    phases.fit(default_weights_path(), [data], anchored, epochs=3, alpha=0.1, progress=False, anchored=400)
-    # The anchors' own values move less than when the rollouts alone are fitted.
-    moved = {name: np.abs(Network.load(path).evaluate(boards) - targets).mean()
-             for name, path in (("free", free), ("anchored", anchored))}
-    assert moved["anchored"] < moved["free"]
-    assert Network.load(anchored).meta["phases"][-1]["anchored"] == 400
+    alone, kept = tmp_path / "alone.npz", tmp_path / "kept.npz"
+    phases.fit(default_weights_path(), [data], alone, epochs=3, alpha=0.1, progress=False)
+    phases.fit(default_weights_path(), [data], kept, epochs=3, alpha=0.1, progress=False, sibling_boards=400)
+
+    def spread_change(path: Path) -> float:
+        """How far the differences between the siblings of each group moved from the starting net's."""
+        out = Network.load(path).evaluate(boards)
+        sizes = np.diff(np.append(starts, boards.shape[0]))
+        centre = lambda v: v - np.repeat(np.add.reduceat(v, starts) / sizes[:, None], sizes, axis=0)  # noqa: E731
+        return float(np.abs(centre(out) - centre(values)).mean())
+
+    assert spread_change(kept) < spread_change(alone)
+    assert Network.load(kept).meta["phases"][-1]["siblings"] == 400

@@ -366,9 +366,10 @@ def _register_td(which: argparse._SubParsersAction) -> None:
     pf.add_argument("--alpha", type=float, default=0.05)
     pf.add_argument("--alpha-final", type=float, default=0.002)
     pf.add_argument("--seed", type=count(0), default=1)
-    pf.add_argument("--anchored", type=count(0), default=0, metavar="N",
-                    help="N self-play positions per net trained (no straggler races), fitted to the starting "
-                    "net's own outputs beside the data: they keep what TD taught well (default 0)")
+    pf.add_argument("--siblings", type=count(0), default=0, metavar="N",
+                    help="about N boards of the plays of one roll from the net's self-play (no straggler races, "
+                    "no bear-offs), fitted beside the data to the starting net's differences between them: "
+                    "they keep how TD ranked the plays while the rollouts set the level (default 0)")
     pf.set_defaults(handler=_train_phase_fit)
 
     avg = which.add_parser(
@@ -487,7 +488,7 @@ def _train_phase_fit(args: argparse.Namespace) -> int:
     writable_file("--output", args.output)
     try:
         fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.alpha_final, args.seed,
-            anchored=args.anchored)
+            sibling_boards=args.siblings)
     except NetworkFileError as error:
         raise DuelArgumentError(str(error)) from None
     print(f"trained net written to {args.output}")

@@ -25,9 +25,10 @@ rerun the command with a larger ``--positions`` and it goes on from where it sto
 
 :func:`fit` then trains the named nets of a weights file on these targets by SGD, each
 position by the net :func:`gammon.nn.network.net_of` gives it, a share held out. Fitted alone,
-a few thousand rolled-out positions teach a net the level of a race but not the small
-differences between the plays of one roll, which TD had taught it; :func:`anchors` (self-play
-positions valued by the starting net itself) fitted beside them keep those.
+a few thousand rolled-out positions teach a net the level of a position but not the small
+differences between the plays of one roll, which TD had taught it, and the bot played worse;
+the plays of one roll in the net's own self-play (:func:`siblings`), fitted beside them to the
+starting net's differences between them, keep those while the rollouts set the level.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import numpy as np
 
 from .. import movegen
 from ..bots.evaluator import BEAROFF, CONTACT, RACE
-from ..nn.network import CRASHED_NET, NET_NAMES, RACE_NET, Network, net_of
+from ..nn.network import CRASHED_NET, NET_NAMES, RACE_NET, Network, evaluate_boards, net_of
 from ..players import load_player
 from ..rollout.run import consistent
 from ..rollout.trial import Roller
@@ -366,42 +367,56 @@ def td(weights: str | Path, output: str | Path, kind: str, games: int, alpha: fl
 
 
 # -- the fit -------------------------------------------------------------------------------------------
-def anchors(network: Network, nets: set[int], count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` after-play boards of each net in ``nets`` from the network's self-play, none a
-    straggler race nor a bear-off (the tables answer those), with the network's own outputs as
-    their targets.
+def siblings(network: Network, nets: set[int], count: int, seed: int
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """About ``count`` boards of the nets in ``nets``, in groups of sibling plays (the plays of one
+    roll of a position from the network's self-play), none a straggler race nor a bear-off (the
+    tables answer those): the boards, the network's own outputs for them, and where each group starts.
 
-    These are the positions TD taught well: their values, and above all the small differences
-    between the plays of one roll, are the net's own consistent ones. Fitted beside the rolled-out
-    positions they keep what the net knew while the rollouts move what it misjudged.
+    The differences between the plays of one roll decide what a bot plays, and TD taught them
+    well: its targets for siblings are consistent with each other, where rollouts' are not.
     """
     w = network.arrays()
-    found: dict[int, list[np.ndarray]] = {k: [] for k in nets}
-    have = dict.fromkeys(nets, 0)
+    rng = np.random.default_rng([seed, 71])
+    groups: list[np.ndarray] = []
+    total = 0
     game = 50_000_000  # far from the games the data sets' positions came from
-    while min(have.values()) < count:
-        after = sample_positions(*w, seed, game, 20_000, 1.0)
+    while total < count:
+        after = sample_positions(*w, seed, game, 5_000, 0.5)
         game += 400
         for board in after:
-            k = int(net_of(board))
-            if (k in nets and have[k] < count and movegen.board_class(board) != BEAROFF
-                    and not straggler(movegen.flip_board(board))):
-                found[k].append(board)
-                have[k] += 1
-    boards = np.array([b for k in sorted(nets) for b in found[k]], np.int8)
-    return boards, network.evaluate(boards)
+            d1, d2 = (int(d) for d in rng.integers(1, 7, 2))
+            children = movegen.generate(movegen.flip_board(board), d1, d2)[0]
+            kept = [c for c in children if int(net_of(c)) in nets and movegen.board_class(c) != BEAROFF
+                    and not straggler(movegen.flip_board(c))]
+            if len(kept) >= 2 and total < count:
+                groups.append(np.array(kept, np.int8))
+                total += len(kept)
+    boards = np.concatenate(groups)
+    starts = np.cumsum([0] + [len(g) for g in groups[:-1]])
+    return boards, network.evaluate(boards), starts
+
+
+def sibling_targets(values: np.ndarray, now: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The siblings' targets: the starting net's differences between the plays of each group
+    (``values``), around the group's mean now (``now``: the net's current outputs), so the group's
+    level is free to follow the rolled-out positions."""
+    sizes = np.diff(np.append(starts, values.shape[0]))
+    shift = (np.add.reduceat(now, starts) - np.add.reduceat(values, starts)) / sizes[:, None]
+    return np.clip(values + np.repeat(shift, sizes, axis=0), 0.0, 1.0)
 
 
 def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs: int = 20, alpha: float = 0.05,
         alpha_final: float = 0.002, seed: int = 1, holdout: float = 0.05, progress: bool = True,
-        anchored: int = 0) -> Network:
+        sibling_boards: int = 0) -> Network:
     """Train the nets of ``weights`` that the data sets' positions belong to on their targets; write ``output``.
 
     Each position trains the net :func:`~gammon.nn.network.net_of` gives it, so a race data set
     moves only the race net, on cross-entropy (a confidently wrong output learns fastest, where
     squared error would barely move it); the step size falls geometrically over the epochs, and a
     ``holdout`` share is never trained on and measures the error per net before and after.
-    ``anchored`` self-play positions per net trained (:func:`anchors`) are fitted beside them.
+    About ``sibling_boards`` plays of the net's self-play (:func:`siblings`) are fitted beside
+    them, to their differences only (:func:`sibling_targets`, renewed each epoch).
     """
     network = Network.load(weights)
     boards = np.concatenate([np.load(p)["boards"] for p in data])
@@ -413,16 +428,18 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     held = shuffled[: int(holdout * labelled)]
     used = shuffled[held.shape[0]:]
     nets = np.array([net_of(b) for b in boards])
-    if anchored:
-        kept, kept_targets = anchors(network, {int(k) for k in np.unique(nets)}, anchored, seed)
+    if sibling_boards:
+        kept, values, starts = siblings(network, {int(k) for k in np.unique(nets)}, sibling_boards, seed)
         boards = np.concatenate([boards, kept])
-        targets = np.concatenate([targets, kept_targets])
+        targets = np.concatenate([targets, values])
         used = np.concatenate([used, np.arange(labelled, boards.shape[0])])
     before = {NET_NAMES[k]: float(held_error(w1, b1, w2, b2, boards, targets, held[nets[held] == k]))
               for k in np.unique(nets)}
     history = []
     for epoch in range(epochs):
         step = alpha * (alpha_final / alpha) ** (epoch / max(1, epochs - 1))
+        if sibling_boards:
+            targets[labelled:] = sibling_targets(values, evaluate_boards(w1, b1, w2, b2, kept), starts)
         error = float(fit_epoch(w1, b1, w2, b2, boards, targets, rng.permutation(used), step, True))
         held_out = float(held_error(w1, b1, w2, b2, boards, targets, held))
         history.append({"epoch": epoch + 1, "alpha": step, "train_mse": error, "held_out_mse": held_out})
@@ -434,7 +451,7 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     fitted = Network(w1, b1, w2, b2, dict(network.meta))
     fitted.meta.setdefault("phases", []).append({  # type: ignore[union-attr]
         "trainer": "gammon train phases fit", "from": str(weights), "data": [str(p) for p in data],
-        "positions": labelled, "anchored": anchored, "epochs": epochs, "alpha": alpha, "alpha_final": alpha_final,
+        "positions": labelled, "siblings": sibling_boards, "epochs": epochs, "alpha": alpha, "alpha_final": alpha_final,
         "seed": seed, "held_out_mse_before": before, "held_out_mse_after": after, "history": history,
     })
     fitted.save(output)
