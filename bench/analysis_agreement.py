@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from gammon.record.mat import read_mat
+
 ROOT = Path(__file__).resolve().parent.parent
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 #: The noise levels a player's 0-ply play is drawn with (GNU Backgammon's standard deviation).
@@ -82,9 +84,8 @@ def gammon_error_rates(mat: Path, player: str, weights: str | None) -> tuple[flo
     done = subprocess.run([sys.executable, "-m", "gammon", "analyse", str(mat), "--player", player, "--json",
                            "--workers", "1"], capture_output=True, text=True, env=env, timeout=3600, check=True)
     players = json.loads(done.stdout)["players"]
-    seats = re.search(r"^\s*(\S+)\s*:\s*\d+\s+(\S+)\s*:\s*\d+", mat.read_text().split("Game 1", 1)[1], re.M)
-    assert seats is not None, f"{mat}: no players' line"
-    return players[seats.group(1)]["error_rate"], players[seats.group(2)]["error_rate"]
+    record = read_mat(mat.read_text())[0]  # the file's left column, GNU Backgammon's player 0, reads as black
+    return players[record.black]["error_rate"], players[record.white]["error_rate"]
 
 
 def ranks(values: np.ndarray) -> np.ndarray:

@@ -139,19 +139,14 @@ def random_gammonish(rng: np.random.Generator) -> np.ndarray:
         back = int(rng.integers(0, 5)) if high < 6 else 0
         if back:
             trailer[19:25 - high] = _place(rng, back, 19, 24 - high, 0.7)  # the leader's points high+1..6
-        rest = 15 - back
-        far = int(rng.integers(7, 19))
-        trailer[1:far + 1] = _place(rng, rest, 1, far, rng.choice([0.3, 1.0, 3.0]))
-        if far > 24 - high:
-            continue
+        far = int(rng.integers(7, 19))  # at most 18: the leader's 7 point, above its checkers
+        trailer[1:far + 1] = _place(rng, 15 - back, 1, far, rng.choice([0.3, 1.0, 3.0]))
         board = np.zeros(26, np.int8)
         board[1:25] = leader[1:25]
         board[1:25] -= trailer[24:0:-1].astype(np.int8)  # the trailer's point q is the leader's 25 - q
-        if np.any((leader[1:25] > 0) & (trailer[24:0:-1] > 0)):
-            continue
         if rng.random() < 0.5:
             board = movegen.flip_board(board)  # the trailer on roll
-        if movegen.board_class(board) == RACE:
+        if movegen.board_class(board) == RACE:  # not both sides home: a bear-off is the tables'
             return board
 
 
