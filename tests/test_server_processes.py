@@ -35,7 +35,7 @@ def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, t
             bob.accept(match)
             acknowledged = _events(alice.match(match, history=True)["history"])
             players = {"alice": alice, "bob": bob}
-            kills = 0
+            kills = actions = 0
             while True:
                 state = alice.match(match, history=True)
                 assert _events(state["history"])[:len(acknowledged)] == acknowledged
@@ -46,7 +46,10 @@ def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, t
                     break
                 mover = players[state["players"][state["to_act"]]]
                 body = {"version": state["version"], **choose(state, rng)}
-                if kills < 6 and rng.random() < 0.12:
+                actions += 1
+                # about one action in eight at random, and every eighth until three kills (the server's
+                # dice decide how long the match lasts: a short one must still see its kills)
+                if kills < 6 and (rng.random() < 0.12 or (kills < 3 and actions % 8 == 0)):
                     # kill -9 while a request may be in flight, or just after an answer
                     answers: list = []
 
