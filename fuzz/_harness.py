@@ -4,7 +4,9 @@ A target is a module ``fuzz/NAME.py`` with ``fuzz_one_input(data: bytes) -> None
 input may raise the target's ``ALLOWED`` errors (default: :class:`gammon.errors.GammonError`,
 the errors gammon documents); anything else escaping it, a :class:`ContractViolation` it
 raises itself (a state accepted that fails later, a refused action that changed the match,
-a batch that lost a line), or running longer than :data:`HANG_SECONDS` is a failure.
+a batch that lost a line), or running past its time budget (:func:`budget`: a fixed
+allowance plus one per KiB) is a failure. :func:`shapes` makes the hostile inputs that
+super-linear readers choke on, and :func:`growth` measures how a target's time grows with them.
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import itertools
 import os
+import re
 import signal
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,8 +29,13 @@ from types import ModuleType
 
 FUZZ = Path(__file__).resolve().parent
 CORPUS = FUZZ / "corpus"
-#: One input may run this long before it counts as a hang.
-HANG_SECONDS = 20.0
+#: The time budget of one input (:func:`budget`): this much for any input ...
+BUDGET_SECONDS = 5.0
+#: ... and this much more per KiB of it. On a loaded 2-core machine every target's slowest seed
+#: took under 0.4 s and its slowest hostile shape at 64 KiB under 22 ms per KiB (fuzz/README.md,
+#: "Time"): the budget leaves more than ten times both, while issue 36's score line took 18 s at
+#: 2.4 KB and a quadratic reader takes minutes at 64 KiB.
+BUDGET_PER_KIB = 0.25
 
 if (FUZZ.parent / "src" / "gammon").is_dir() and str(FUZZ.parent / "src") not in sys.path:
     sys.path.insert(0, str(FUZZ.parent / "src"))  # in a source tree: fuzz this tree's gammon
@@ -38,7 +48,7 @@ class ContractViolation(AssertionError):
 
 
 class Hang(BaseException):
-    """An input that ran past :data:`HANG_SECONDS` (a BaseException: targets cannot swallow it)."""
+    """An input that ran past its :func:`budget` (a BaseException: targets cannot swallow it)."""
 
 
 @dataclass
@@ -51,7 +61,14 @@ class Failure(Exception):
     trace: str
 
     def __str__(self) -> str:
-        return f"{self.target}: {type(self.error).__name__}: {self.error} on input {self.data!r}\n{self.trace}"
+        return f"{self.target}: {type(self.error).__name__}: {self.error} on input {shown(self.data)}\n{self.trace}"
+
+
+def shown(data: bytes, limit: int = 600) -> str:
+    """An input as a bytes literal, its middle left out when it is long (a hostile shape can be 16 KiB)."""
+    if len(data) <= limit:
+        return repr(data)
+    return f"{data[: limit // 2]!r} ... ({len(data) - limit} bytes) ... {data[-limit // 2:]!r}"
 
 
 # -- targets --------------------------------------------------------------------------------
@@ -82,6 +99,12 @@ def corpus(name: str) -> list[tuple[str, bytes]]:
 
 
 # -- the contract -----------------------------------------------------------------------------
+def budget(size: int) -> float:
+    """Seconds an input of ``size`` bytes may take: a fixed allowance plus one per KiB, so a reader
+    that is linear in its input always fits and a super-linear one runs out on long hostile input."""
+    return BUDGET_SECONDS + BUDGET_PER_KIB * size / 1024
+
+
 @contextlib.contextmanager
 def _deadline(seconds: float) -> Iterator[None]:
     """Raise :class:`Hang` in this thread after ``seconds`` (where the platform can)."""
@@ -101,10 +124,11 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def check(name: str, module: ModuleType, data: bytes, seconds: float = HANG_SECONDS) -> None:
-    """Run one input; raise :class:`Failure` when the target breaks its contract."""
+def check(name: str, module: ModuleType, data: bytes, seconds: float | None = None) -> None:
+    """Run one input; raise :class:`Failure` when the target breaks its contract or runs past
+    ``seconds`` (by default its :func:`budget`)."""
     try:
-        with _deadline(seconds):
+        with _deadline(budget(len(data)) if seconds is None else seconds):
             module.fuzz_one_input(data)
     except allowed(module):
         return
@@ -247,7 +271,7 @@ def warm_up(name: str, module: ModuleType) -> None:
             pass  # reported by the run that follows, under its own deadline
 
 
-def run_corpus(name: str, seconds: float = HANG_SECONDS) -> list[Failure]:
+def run_corpus(name: str, seconds: float | None = None) -> list[Failure]:
     module = load(name)
     warm_up(name, module)
     failures = []
@@ -277,8 +301,116 @@ def mutated(seed: bytes, edits: list[tuple[int, int, int]]) -> bytes:
     return bytes(data)
 
 
+# -- hostile shapes --------------------------------------------------------------------------------
+#: Units whose long runs make a backtracking regex or a quadratic loop slow: whitespace, the
+#: separators of every format, brackets and escapes, digits and letters, line ends, a few tokens.
+UNITS: tuple[bytes, ...] = (
+    b" ", b"\t", b"\n", b"\r", b"\r\n", b":", b"/", b",", b"(", b")", b";", b'"', b"[", b"]", b"*", b"-", b"#",
+    b".", b"\\", b"=", b"|", b"+", b"0", b"9", b"a", b"\xff", b" :", b"13/10 ", b"(;", b"()", b"[]", b"2(",
+)
+#: Separators that two runs of spaces surround: ``" "*n + ":" + " "*n + "1"`` (issue 36's ``.mat``
+#: score line, 51 s at n = 1200) and its kin in the other formats.
+SEPARATORS: tuple[bytes, ...] = tuple(bytes([c]) for c in b':/,()*;"[]=#.-')
+#: Brackets nested: ``((((x))))``.
+NESTING: tuple[tuple[bytes, bytes], ...] = ((b"(", b")"), (b"[", b"]"), (b"{", b"}"), (b"(;", b")"), (b"2(", b")"))
+#: Where inside a seed's first line a run goes, besides the starts of its lines: after an opening
+#: bracket or a field's colon (at most :data:`_INSIDE` places, spread along the line).
+_OPENERS = b"[(:"
+_INSIDE = 8
+_RUN = re.compile(rb"(.)\1{7,}", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A hostile input of any size: ``head``, then each of ``units`` repeated as often (``joins``
+    between the runs), then ``tail``. The same shape at n and 8n bytes shows how a reader's
+    time grows (:func:`growth`)."""
+
+    head: bytes
+    units: tuple[bytes, ...]
+    joins: tuple[bytes, ...] = ()
+    tail: bytes = b""
+
+    def __call__(self, size: int) -> bytes:
+        """The shape with about ``size`` bytes of runs."""
+        count = max(1, size // sum(map(len, self.units)))
+        middle = [part for unit, join in zip(self.units, (*self.joins, b"")) for part in (unit * count, join)]
+        return self.head + b"".join(middle) + self.tail
+
+    def __str__(self) -> str:
+        runs = " + ".join(f"{u!r}*n" + (f" + {j!r}" if j else "") for u, j in zip(self.units, (*self.joins, b"")))
+        return f"{self.head[-40:]!r} + {runs} + {self.tail[:40]!r}"
+
+    @classmethod
+    def grown(cls, seed: bytes) -> Shape | None:
+        """A seed whose runs of one byte (8 or more) grow: a ``found-*`` seed at any size."""
+        runs = list(_RUN.finditer(seed))
+        if not runs:
+            return None
+        joins = tuple(seed[a.end():b.start()] for a, b in itertools.pairwise(runs))
+        return cls(seed[:runs[0].start()], tuple(run.group(1) for run in runs), joins, seed[runs[-1].end():])
+
+
+def shapes(name: str, seeds: int = 4, lines: int = 6) -> list[Shape]:
+    """The hostile shapes of a target, its ``found-*`` seeds grown first; then runs of every unit,
+    nesting, and, at the start of each of the first ``lines`` lines of a few seeds (the ``found-*``
+    ones and ``seeds`` others) and after the openers of their first line: a run, two runs of spaces
+    around a separator, and (at a line's start) that line repeated."""
+    found = [data for file, data in corpus(name) if file.startswith("found-")]
+    others = [data for file, data in corpus(name) if not file.startswith("found-")]
+    step = max(1, len(others) // seeds)
+    out = [shape for shape in map(Shape.grown, found) if shape is not None]
+    out += [Shape(b"", (unit,)) for unit in UNITS]
+    out += [Shape(b"", (opening, closing), (b"x",)) for opening, closing in NESTING]
+    heads: set[bytes] = set()
+    for seed in found + others[::step][:seeds]:
+        split = _lines(seed)
+        starts = [len(b"".join(split[:at])) for at in range(min(lines, len(split)) + 1)]
+        opened = [at + 1 for at, byte in enumerate(split[0] if split else b"") if byte in _OPENERS]
+        inside = opened[:: max(1, -(-len(opened) // _INSIDE))]
+        for cut in sorted({*starts, *inside}):
+            head, rest = seed[:cut], seed[cut:]
+            if head in heads:
+                continue
+            heads.add(head)
+            end = b"x\n" if cut in starts else b""
+            out += [Shape(head, (unit,), (), end + rest) for unit in UNITS]
+            out += [Shape(head, (b" ", b" "), (separator,), b"1" + end + rest) for separator in SEPARATORS]
+            line = _lines(rest)[:1]
+            if cut in starts and line:
+                out.append(Shape(head, (line[0],), (), rest[len(line[0]):]))
+    return out
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.splitlines(keepends=True)
+
+
+_shape_cache: dict[str, list[Shape]] = {}
+
+
+def _shapes_of(name: str) -> list[Shape]:
+    if name not in _shape_cache:
+        _shape_cache[name] = shapes(name)
+    return _shape_cache[name]
+
+
+def sample(name: str, count: int) -> list[Shape]:
+    """The grown ``found-*`` seeds and ``count`` more of the target's shapes, spread over them all."""
+    every = _shapes_of(name)
+    grown = sum(1 for file, data in corpus(name) if file.startswith("found-") and Shape.grown(data) is not None)
+    rest = every[grown:]
+    return every[:grown] + rest[:: max(1, len(rest) // count)][:count]
+
+
+def hostile(name: str, choice: int, size: int) -> bytes:
+    """One of the target's :func:`shapes` (``choice`` wraps around) at ``size`` bytes."""
+    every = _shapes_of(name)
+    return every[choice % len(every)](size)
+
+
 def strategy(name: str):  # a Hypothesis strategy of bytes
-    """Arbitrary bytes, arbitrary text, and the seeds with a few mutations."""
+    """Arbitrary bytes, arbitrary text, the seeds with a few mutations, and hostile shapes up to 4 KiB."""
     from hypothesis import strategies as st
 
     seeds = [data for _, data in corpus(name)]
@@ -286,7 +418,54 @@ def strategy(name: str):  # a Hypothesis strategy of bytes
     if seeds:
         edit = st.tuples(st.integers(0, 4), st.integers(0, 1 << 16), st.integers(0, 255))
         parts.append(st.builds(mutated, st.sampled_from(seeds), st.lists(edit, min_size=1, max_size=6)))
+    parts.append(st.builds(hostile, st.just(name), st.integers(0, 1 << 16), st.integers(1, 4096)))
     return st.one_of(*parts)
+
+
+# -- growth ---------------------------------------------------------------------------------------
+#: A careful timing repeats a run until it has taken this long (process time): short runs are noise.
+TIMED_SECONDS = 0.02
+#: How many times longer an input 8 times as long may take: 8 for a linear reader, 64 for a
+#: quadratic one. Measured on this repository's targets (fuzz/README.md, "Time"), linear shapes
+#: grow at most about 12 times, most far less (a fixed cost per input dominates the short one).
+GROWTH_LIMIT = 24.0
+
+
+def _seconds(name: str, module: ModuleType, data: bytes, careful: bool) -> float:
+    """Process seconds one run of ``data`` takes (another process's load barely moves it). Careful:
+    the best of three rounds, each repeating the run until it has taken :data:`TIMED_SECONDS`."""
+    best = float("inf")
+    for _ in range(3 if careful else 1):
+        runs, began = 0, time.process_time()
+        while True:
+            check(name, module, data)
+            runs += 1
+            spent = time.process_time() - began
+            if not careful or spent >= TIMED_SECONDS:
+                break
+        best = min(best, spent / runs)
+    return max(best, 1e-6)
+
+
+def growth(name: str, module: ModuleType, shape: Shape, size: int, factor: int = 8, careful: bool = True) -> float:
+    """How many times longer ``shape`` takes at ``factor`` times ``size`` bytes than at ``size``:
+    about ``factor`` (or less) for a reader linear in its input, ``factor`` squared for a quadratic
+    one. A run that breaks the contract, or its time budget, raises :class:`Failure`."""
+    small, large = shape(size), shape(size * factor)
+    return _seconds(name, module, large, careful) / _seconds(name, module, small, careful)
+
+
+def superlinear(name: str, module: ModuleType, shapes: list[Shape], size: int,
+                limit: float = GROWTH_LIMIT) -> list[tuple[Shape, float]]:
+    """The shapes whose time grows more than ``limit`` times from ``size`` to 8 times ``size``
+    bytes: each timed once, and one over the limit timed again carefully, to be sure."""
+    found = []
+    for shape in shapes:
+        if growth(name, module, shape, size, careful=False) > limit:
+            grew = growth(name, module, shape, size)
+            if grew > limit:
+                found.append((shape, grew))
+    return found
 
 
 def run_hypothesis(
@@ -296,7 +475,7 @@ def run_hypothesis(
     derandomize: bool = True,
     seed: int | None = None,
     shrink: bool = True,
-    seconds: float = HANG_SECONDS,
+    seconds: float | None = None,
 ) -> None:
     """``examples`` inputs from :func:`strategy`; raises the first :class:`Failure`, shrunk unless not ``shrink``.
 

@@ -21,6 +21,9 @@ COLORS = (None, None, WHITE, BLACK)
 ODD = (0, 1, 2, -1, True, False, 1.5, "white", "", b"x", (3, 1), [3, 1], 2**70, float("nan"), object())
 ODD_DICE = ((3.5, 1), (0, 1), (7, 2), (True, 1), ("3", "1"), (3,), (3, 1, 2), [3, 1], "31", (-1, 2), (2**64, 1), 0, None)
 KINDS = (*Resignation, 0, 4, "gammon", None, 2.0)
+#: Hostile shapes timed in CI (tests/test_fuzz.py): a program stops after 200 actions, so its time
+#: stops growing with the input after a few hundred bytes, and each run is slow; a few shapes show it.
+GROWTH_SHAPES = 8
 
 
 def make_match(reader: _harness.Reader) -> Match:

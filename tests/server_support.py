@@ -254,3 +254,26 @@ def play_out(players: dict[str, Client], match_id: int, rng: random.Random, *, l
         players[to_act].act(match_id, version=state["version"], **choose(state, rng))
         done += 1
     raise AssertionError(f"match {match_id} did not end within {limit} s")
+
+
+def long_record(length: int = 25, actions: int = 3500, seed: int = 5) -> str:
+    """A long match's ``.mat`` text, played by random legal plays without the cube, cut at the
+    first game's end after ``actions`` actions (3500: ~50 KB, under the upload limit): a record
+    that takes seconds to read, replay and judge, and stays legal."""
+    from gammon.dice import SeededDice
+    from gammon.match import Match
+    from gammon.record import MatchRecord
+    from gammon.state import GameState, GameStatus
+
+    rng = random.Random(seed)
+    match = Match.from_state(GameState(match_length=length, status=GameStatus.NONE), dice=SeededDice(seed))
+    while not match.is_over:
+        if match.game_over:
+            if len(match.history) >= actions:
+                break
+            match.new_game()
+        elif match.state.dice is None:
+            match.roll()
+        else:
+            match.play(rng.choice(match.legal_plays))
+    return MatchRecord.from_match(match, white="white", black="black").mat()

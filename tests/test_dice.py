@@ -63,3 +63,47 @@ def test_parse_dice_and_protocol() -> None:
     assert parse_dice(" 3,1 ") == (3, 1)
     for source in (SeededDice(1), FixedDice([]), ManualDice(lambda p: "1")):
         assert isinstance(source, DiceSource)
+
+
+@pytest.mark.parametrize("text", ["31", "3-1", "3 1", "3/1", "3,1", " 3 - 1 ", "3 ,1", "3\t1", "3 -\t1\n"])
+def test_typed_dice_between_spaces_and_one_separator(text: str) -> None:
+    assert parse_dice(text) == (3, 1)
+
+
+@pytest.mark.parametrize("text", ["3--1", "3-,1", "3 - - 1", "3-1-", "3" + " " * 100_000 + "x"])
+def test_typed_dice_refused(text: str) -> None:
+    with pytest.raises(DiceError, match="bad dice"):  # at once: no two quantifiers share the spaces
+        parse_dice(text)
+
+
+# -- the server's committed dice (gammon.server.matches.fair_dice) ---------------------------------------
+def test_a_commitment_names_its_scheme_so_a_match_read_under_another_rolls_nothing() -> None:
+    from gammon.server.matches.fair_dice import SCHEME, DiceProofError, checked_key, commitment, dice_key
+
+    seed = bytes(range(32))
+    shown = commitment(seed)  # what a match made now shows before anyone's seed is sent
+    key = checked_key(seed.hex(), shown, "alice's", "bob's", scheme=SCHEME)
+    assert key == dice_key(seed, "alice's", "bob's", scheme=SCHEME)
+    for older in (1, 2):  # the operator's downgrade: the seed no longer matches what was shown
+        with pytest.raises(DiceProofError, match="commitment"):
+            checked_key(seed.hex(), shown, None if older == 1 else "alice's", None if older == 1 else "bob's",
+                        scheme=older)
+    with pytest.raises(DiceProofError, match="scheme 1 takes no players' seeds"):  # even with its commitment rewritten
+        checked_key(seed.hex(), commitment(seed, 1), "alice's", "bob's", scheme=1)
+    with pytest.raises(DiceProofError, match="scheme"):
+        checked_key(seed.hex(), shown, "alice's", "bob's", scheme=4)
+    # the earlier schemes still read as what they are
+    assert checked_key(seed.hex(), commitment(seed, 2), "a", "b", scheme=2) == dice_key(seed, "a", "b", scheme=2)
+    assert checked_key(seed.hex(), commitment(seed, 1), None, None, scheme=1) == seed
+
+
+def test_a_seed_drawn_for_a_side_is_fixed_by_the_commitment() -> None:
+    from gammon.server.matches.fair_dice import DiceProofError, check_player_seed, commitment, drawn_seed
+
+    shown = commitment(bytes(32))
+    bot = drawn_seed(shown, "opponent")
+    assert bot == drawn_seed(shown, "opponent") != drawn_seed(shown, "challenger")
+    assert bot != drawn_seed(commitment(bytes(31) + b"\x01"), "opponent")
+    assert check_player_seed(bot) == bot  # a seed like any player's
+    with pytest.raises(DiceProofError, match="side"):
+        drawn_seed(shown, "white")

@@ -229,7 +229,7 @@ def test_a_whole_match_over_the_line_port_and_the_api_sees_it(line_server) -> No
         assert tcp("backgammon register bob builder123").startswith("Welcome, bob")
         answer = tcp("backgammon challenge alice bob wonderland1 -match 3")
         board = int(re.match(r"Board (\d+):", answer).group(1))
-        assert "accept" in answer
+        assert "accept" in answer and "alice challenges bob to a 3-point match, no clock, rated." in answer, answer
         started = tcp(f"accept {board} bob builder123")
         assert "Board" in started and "|BAR|" in started
         # bob plays in manual mode: he rolls and may double himself
@@ -463,6 +463,12 @@ def test_a_whole_match_by_mail_answers_only_confirmed_addresses(mail_server) -> 
     invitation = _wait(lambda: [m for m in sink.to("bob@example.org") if "challenges you" in str(m["subject"])],
                        "invitation")
     board = int(re.search(r"Board (\d+)", _body(invitation[-1])).group(1))
+    assert "to a 1-point match, no clock, rated" in _body(invitation[-1])  # what accepting agrees to, in full
+    # an invitation made on the web with a clock says so in its mail before bob accepts
+    alice = Client(http, "alice", PASSWORDS["alice"]).log_in()
+    timed = alice.challenge("bob", length=3, clock={"delay": 12, "reserve": 300}, variant="nackgammon")["id"]
+    told = _wait(lambda: [m for m in sink.to("bob@example.org") if f"Board {timed}:" in _body(m)], "clocked invitation")
+    assert "to a 3-point match of nackgammon, 12 s a move + 5:00 in reserve, rated" in _body(told[-1]), _body(told[-1])
     _send(mail_server, "", f"accept {board} bob {PASSWORDS['bob']}", "bob@example.org")
     # a forged From: mallory guesses alice's password from alice's own address: alice hears of it,
     # without her text or anyone's password echoed; from mallory's own address nobody is mailed

@@ -407,3 +407,94 @@ def test_an_unknown_variation_is_named() -> None:
 
 def _mat_with_header(header: str) -> str:
     return f"{header}\n\n 1 point match\n\n Game 1\n bob : 0                      alice : 0\n"
+
+
+# -- readers in linear time (issue 36) ------------------------------------------------------------
+#: The pattern that read a .mat score line before issue 36 (it backtracked for minutes on spaces
+#: around a colon): the reference that the hand split reads every short line as it did.
+_SCORE_PATTERN = re.compile(r"\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=" \t\x0c:019٣ab.", max_size=18))
+def test_the_score_line_reads_as_its_old_pattern_did(line: str) -> None:
+    from gammon.record.mat import _score_line
+
+    found = _SCORE_PATTERN.fullmatch(line)
+    assert _score_line(line) == (None if found is None else found.groups())
+
+
+@pytest.mark.parametrize("line, names, score", [
+    (" gnubg : 3                      root : 12", ("gnubg", "root"), (3, 12)),
+    (" a:b : 1   c:d : 2", ("a:b", "c:d"), (1, 2)),
+    (" Mr. X : 2 Mrs : Y : 4", ("Mr. X", "Mrs : Y"), (2, 4)),
+    (" alice:1 bob:2", ("alice", "bob"), (1, 2)),
+])
+def test_score_lines_with_colons_in_the_names(line: str, names: tuple[str, str], score: tuple[int, int]) -> None:
+    record = MatchRecord.from_mat(f" 0 point match\n\n Game 1\n{line}\n")
+    assert (record.black, record.white) == names and record.games[0].score == score  # black on the left
+
+
+def test_a_score_line_without_a_space_after_the_first_score_is_refused() -> None:
+    with pytest.raises(RecordError, match="line 4: expected a score line"):
+        MatchRecord.from_mat(" 1 point match\n\n Game 1\n alice : 0bob : 0\n")
+
+
+def test_a_comment_of_many_lines_reads_whole() -> None:
+    notes = [f"note {i}" for i in range(5000)]
+    text = "".join(f"; {note}\n" for note in notes) + ' ; [comment "tag"]\n; after\n 1 point match\n'
+    assert MatchRecord.from_mat(text).metadata["comment"] == "tag\nafter"  # the tag replaces what came before
+    assert MatchRecord.from_mat("".join(f"; {note}\n" for note in notes) + " 1 point match\n").metadata["comment"] == \
+        "\n".join(notes)
+
+
+def _sgf_nodes() -> tuple[str, list[str]]:
+    """A short game as gammon writes SGF: its root and its move nodes."""
+    match = Match(1)
+    rng = random.Random(5)
+    match.roll(dice=(3, 1))
+    match.play("8/5 6/5")
+    for _ in range(10):
+        match.roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
+        match.play(rng.choice(list(match.legal_plays)))
+    root, *nodes = MatchRecord.from_match(match, white="w", black="b").sgf().strip()[2:-1].split("\n;")
+    return root, nodes
+
+
+def test_sgf_variations_are_read_down_their_first_branch() -> None:
+    root, nodes = _sgf_nodes()
+    flat = MatchRecord.from_sgf(f"(;{root}" + "".join(f";{n}" for n in nodes) + ")")
+    other = "(;B[99zz];W[take])"  # a later variation is read for its syntax only
+    nested = f"(;{root};{nodes[0]}" + "".join(f"(;{n}" for n in nodes[1:]) + ")" * (len(nodes) - 1) + f"{other})"
+    assert MatchRecord.from_sgf(nested) == flat
+    deep = f"(;{root};{nodes[0]}" + "(" * 5000 + "".join(f";{n}" for n in nodes[1:]) + ")" * 5000 + f"{other})"
+    assert MatchRecord.from_sgf(deep) == flat  # nesting deeper than Python's stack
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(" * 100_000, "line 1, column 100001: the file ends inside a game tree"),
+    ("(;FF[4]GM[6]" + "(;" * 50_000 + ")" * 50_000 + ";B[31]", "expected ';', '(' or ')', found ';'"),
+])
+def test_sgf_nested_as_deep_as_the_file_is_long_is_a_record_error(text: str, expected: str) -> None:
+    with pytest.raises(RecordError, match=re.escape(expected)):
+        MatchRecord.from_sgf(text)
+
+
+@pytest.mark.parametrize("kind", list(Resignation))
+@pytest.mark.parametrize("opening", [(3, 1), (1, 3)])
+def test_a_game_resigned_before_its_first_play_reads_back(opening: tuple[int, int], kind: Resignation) -> None:
+    # No row is written for an opening roll nobody played (GNU Backgammon neither): the file says
+    # only who won what, and reads back so, the resigner on roll.
+    from gammon import FixedDice
+
+    match = Match(3, dice=FixedDice([*opening, 6, 4, 5, 2]))
+    match.roll()
+    resigner = match.to_act
+    match.resign(kind)
+    match.accept()
+    text = MatchRecord.from_match(match, white="alice", black="bob").mat()
+    back = MatchRecord.from_mat(text)
+    result = back.games[0].result
+    assert result is not None and result.winner == resigner.other and result.points == int(kind)
+    assert back.mat() == text
+    assert [a.kind for a in back.games[0].actions] == [ActionKind.OPENING_ROLL, ActionKind.RESIGN, ActionKind.ACCEPT]

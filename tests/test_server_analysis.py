@@ -7,8 +7,10 @@ uploaded record) must be judged, kept across a restart, and shown as ``gammon an
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
+import socket
 import sqlite3
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,7 +20,7 @@ import httpx
 import pytest
 
 from gammon.analysis import RATINGS
-from server_support import Client, ServerProcess, play_out, wait_for
+from server_support import Client, ServerProcess, database, long_record, play_out, wait_for
 
 RECORDS = Path(__file__).parent / "records"
 LADDER = {label for _, label in RATINGS} | {"Awful!"}
@@ -32,7 +34,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(folder: Path) -> Any:
     with ServerProcess(f"sqlite:///{folder / 'server.db'}", "--hint-player", "pubeval", log=folder / "server.log",
-                       env={"GAMMON_LIMIT_ANALYSES": "4"}) as running:
+                       env={"GAMMON_LIMIT_ANALYSES": "4", "GAMMON_LIMIT_ANALYSES_WAITING": "10"}) as running:
         yield running
 
 
@@ -220,3 +222,142 @@ def test_preparing_is_done_once_a_process_and_offers_no_external_engine(bearoff_
     prepare(["random"])
     assert prepare(["random"]) == 0.0  # a forked worker inherits it: nothing left to do
     prepare_worker(("random",))
+
+
+# -- a fair queue, budgets that kill, leftovers known at once ---------------------------------------------
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started that still run (its workers)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(stat[1]) == pid and stat[0] != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def _upload(http: httpx.Client, who: Client, text: str) -> httpx.Response:
+    return http.post("/api/analysis", content=text.encode(), headers={**who.headers, "Content-Type": "text/plain"})
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the server's workers from /proc")
+def test_an_analysis_past_its_budget_is_killed_and_the_queue_is_fair_and_bounded_per_person(tmp_path: Path) -> None:
+    """A long match's analysis (minutes here, tens of seconds on a fast machine) against a 3 s budget:
+    failed, its process gone and another in its place; meanwhile its owner's third is refused and
+    another person's, asked for after her second, is judged before it."""
+    long = long_record()
+    short = (RECORDS / "money.mat").read_text()
+    env = {"GAMMON_LIMIT_ANALYSIS_SECONDS": "3", "GAMMON_LIMIT_ANALYSES_WAITING": "2"}
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log", env=env) as server, \
+            httpx.Client(base_url=server.url, timeout=120) as http:
+        assert server.process is not None
+        workers = _children(server.process.pid)
+        gail, hank = Client(http, "gail").register(), Client(http, "hank").register()
+        first = _upload(http, gail, long)  # read within its budget, judged past it (a long match, 3 s)
+        assert first.status_code == 202, first.text
+        second = _upload(http, gail, short)
+        assert second.status_code == 202, second.text
+        third = _upload(http, gail, short)  # two of hers are queued or running already
+        assert third.status_code == 429 and "at most 2 analyses of yours" in third.json()["detail"], third.text
+        other = _upload(http, hank, short)  # asked after her second, judged before it: his turn comes first
+        assert other.status_code == 202, other.text
+
+        def ended(number: int, who: Client) -> dict[str, Any] | None:
+            body: dict[str, Any] = http.get(f"/api/analysis/{number}", headers=who.headers).json()
+            return body if body["status"] in ("done", "failed") else None
+
+        killed = wait_for(lambda: ended(first.json()["id"], gail), "the long analysis's end", timeout=300)
+        assert killed["status"] == "failed" and killed["error"] == "it took longer than 3 s", killed
+        assert wait_for(lambda: ended(other.json()["id"], hank), "his analysis")["status"] == "done"
+        assert wait_for(lambda: ended(second.json()["id"], gail), "her second")["status"] == "done"
+        now = _children(server.process.pid)
+        assert len(workers - now) == 1 and len(now - workers) == 1, (workers, now)  # the analyst killed, replaced
+    with sqlite3.connect(tmp_path / "server.db") as db:
+        started = dict(db.execute("SELECT id, started FROM analyses"))
+    assert started[other.json()["id"]] < started[second.json()["id"]]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_next_analysis_is_of_the_person_served_least_recently(kind: str, tmp_path: Path) -> None:
+    from sqlalchemy import insert, update
+
+    from gammon.server.analyses import DONE, QUEUED, RUNNING, _claim
+    from gammon.server.database import WRITE, migrate, open_database
+    from gammon.server.models import ANALYSES, USERS
+
+    with database(kind, tmp_path) as url:
+        engine = open_database(url)
+        try:
+            migrate(engine)
+            with engine.connect().execution_options(**{WRITE: True}) as connection, connection.begin():
+                for user in ("ann", "ben", "cat"):
+                    connection.execute(insert(USERS).values(name=user, is_bot=False, rating=1500.0, experience=0))
+                ids = dict(connection.execute(USERS.select().with_only_columns(USERS.c.name, USERS.c.id)).all())
+                asked = ["ann", "ann", "ann", "ben", "ann", "cat"]  # ann asks for four, then the others
+                for who in asked:
+                    connection.execute(insert(ANALYSES).values(requested_by=ids[who], status=QUEUED, analyst="nn:0",
+                                                                record="-", attempts=0, created=dt.datetime.now()))
+            order = []
+            for _ in asked:  # one analyst: each runs to its end before the next is claimed
+                with engine.connect().execution_options(**{WRITE: True}) as connection, connection.begin():
+                    claimed = _claim(connection, "here")
+                    assert claimed is not None
+                    order.append(claimed[0])
+                    assert connection.execute(ANALYSES.select().where(ANALYSES.c.id == claimed[0])).one().status == RUNNING
+                    connection.execute(update(ANALYSES).where(ANALYSES.c.id == claimed[0]).values(status=DONE))
+            # round robin: ben and cat, who asked after ann's four, each wait for one of hers at most
+            assert order == [1, 4, 6, 2, 3, 5]
+        finally:
+            engine.dispose()
+
+
+def test_a_server_knows_which_running_analyses_were_left_by_a_server_that_is_gone() -> None:
+    import os
+    import socket
+    import subprocess
+
+    from gammon.server.analyses import gone, this_process
+
+    me = this_process()
+    host, boot, pid, started = me.split("/")
+    assert host == socket.gethostname()[:100] and int(pid) == os.getpid()
+    assert not gone(me)
+    ended = subprocess.run(["true"], check=True)  # a process number that is free again
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    assert gone(f"{host}/{boot}/{dead.pid}/1")
+    assert gone(f"{host}/{boot}/{pid}/{int(started or 0) + 1}")  # this number, another process
+    assert gone(f"{host}/another-boot/{pid}/{started}")  # the machine started again since
+    assert not gone(f"elsewhere/{boot}/{dead.pid}/1")  # another machine's: left to the stale rule
+    assert ended.returncode == 0
+
+
+def test_after_a_kill_9_on_postgresql_its_own_leftovers_are_queued_again_at_once(tmp_path: Path) -> None:
+    import psycopg
+
+    with database("postgresql", tmp_path) as url:
+        server = ServerProcess(url, log=tmp_path / "server.log")
+        with server, httpx.Client(base_url=server.url, timeout=120) as http:
+            ivy = Client(http, "ivy").register()
+            for _ in range(2):
+                assert _upload(http, ivy, (RECORDS / "money.mat").read_text()).status_code == 202
+            for number in (1, 2):
+                _done(http, f"/api/analysis/{number}", ivy.headers)
+        assert server.process is not None
+        gone_runner = f"{socket.gethostname()[:100]}/{Path('/proc/sys/kernel/random/boot_id').read_text().strip()}/" \
+                      f"{server.process.pid}/1"  # the server just stopped, as after a kill -9
+        plain = url.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(plain, autocommit=True) as db:
+            db.execute("UPDATE analyses SET status = 'running', result = NULL, html = NULL, attempts = 1, "
+                       "started = now() AT TIME ZONE 'utc', runner = %s WHERE id = 1", (gone_runner,))
+            db.execute("UPDATE analyses SET status = 'running', attempts = 1, started = now() AT TIME ZONE 'utc', "
+                       "runner = 'another-machine/boot/1/1' WHERE id = 2")
+        with server, httpx.Client(base_url=server.url, timeout=120) as http:
+            ivy.http = http
+            ivy.log_in()
+            again = _done(http, "/api/analysis/1", ivy.headers)  # at once: not after the stale period
+            assert again["players"]
+            assert http.get("/api/analysis/2", headers=ivy.headers).json()["status"] == "running"  # another's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import random
@@ -10,17 +11,21 @@ import sys
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select, text, update
+from sqlalchemy.exc import IntegrityError
 
 from gammon import Color
 from gammon.record import MatchRecord
 from gammon.server.app import create_app
-from gammon.server.matches.fair_dice import DiceProofError
+from gammon.server.matches.fair_dice import DiceProofError, commitment, drawn_seed
+from gammon.server.matches.live import chain
 from gammon.server.matches.proof import digest_of, verify_match
+from gammon.server.models import EVENTS, MATCHES, skeleton, utcnow
 from gammon.server.settings import Limits, Settings
 from server_support import Client, choose, database, play_out
 import itertools
 
-#: Every match rated from the first (the rule for new accounts has tests of its own, test_server_holds.py).
+#: Every match rated from the first (the rule for new accounts has tests of its own, test_server_ratings.py).
 RATED_AT_ONCE = Limits(provisional_matches=0)
 
 
@@ -64,6 +69,22 @@ def test_register_log_in_and_the_refusals(http, caplog):
     assert http.post("/api/sessions", json={"name": "alice", "password": "wrong-words"}).status_code == 401
     assert http.post("/api/sessions", json={"name": "nobody", "password": "wrong-words"}).status_code == 401
     assert "s3cret-words" not in caplog.text
+
+
+def test_names_that_look_alike_are_refused_naming_the_one_they_look_like(http):
+    people(http, "alice", "a1234l", "mary")
+    for name, like in (("aIice", "alice"), ("a1ice", "alice"), ("AL1CE", "alice"), ("a1234I", "a1234l"),
+                       ("A12341", "a1234l"), ("rnary", "mary")):
+        answer = http.post("/api/users", json={"name": name, "password": "long enough"})
+        assert answer.status_code == 409, name
+        assert answer.json()["detail"] == f"name: {name!r} is too like an existing name, {like!r}: choose another"
+    assert http.post("/api/users", json={"name": "Alice", "password": "long enough"}).json()["detail"] == \
+        "name: 'Alice' is taken"
+    assert http.post("/api/users", json={"name": "alicia", "password": "long enough"}).status_code == 201
+    with pytest.raises(IntegrityError), http.app.state.runtime.database.begin() as connection:  # the database itself
+        connection.execute(text("INSERT INTO users (name, skeleton, is_bot, rating, experience, opponents, created, "
+                                "mail_on_turn) VALUES ('aIice', :skeleton, false, 1500, 0, 0, :now, true)"),
+                           {"skeleton": skeleton("aIice"), "now": utcnow()})
 
 
 def test_a_stranger_guessing_is_stopped_but_the_owner_logs_in_from_a_known_device(http):
@@ -302,7 +323,7 @@ def test_dice_proof_checks_out_with_verify_dice_and_a_forgery_does_not(http, tmp
     path.write_text(json.dumps(final))
     run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
     assert run.returncode == 0 and "rolls regenerated" in run.stdout, run.stderr
-    assert verify_match(final) == sum(e["kind"] in ("roll", "opening") for e in final["history"])
+    assert verify_match(final).rolls == sum(e["kind"] in ("roll", "opening") for e in final["history"])
     for what, forged in _forgeries(final).items():
         with pytest.raises(DiceProofError):
             verify_match(forged)
@@ -316,6 +337,187 @@ def test_dice_proof_checks_out_with_verify_dice_and_a_forgery_does_not(http, tmp
     path.write_text("{}")
     run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
     assert run.returncode != 0 and "dice_proof" in run.stderr and "Traceback" not in run.stderr
+
+
+def _restamp(record: dict) -> dict:
+    """A record edited as a forger would: its numbering and digest made to fit again."""
+    record["last_seq"] = len(record["history"]) - 1
+    record["digest"] = digest_of(record["history"])
+    return record
+
+
+def test_a_dice_scheme_changed_in_the_database_rolls_nothing_and_verifies_nothing(http):
+    alice, bob = people(http, "alice", "bob")
+    runtime = http.app.state.runtime
+    shown = http.post("/api/commitments", headers=alice.headers).json()
+    match = http.post("/api/matches", json={"opponent": "bob", "length": 1, "seed": "alices-own",
+                                            "commitment": shown["token"]}, headers=alice.headers).json()
+    assert match["dice_proof"]["scheme"] == 3 and match["dice_proof"]["commitment"] == shown["commitment"]
+    # the operator's downgrade before acceptance: the server (as after a restart) rolls nothing under it
+    with runtime.database.begin() as connection:
+        connection.execute(text("UPDATE matches SET dice_scheme = 1 WHERE id = :id"), {"id": match["id"]})
+    runtime.service.live.drop(match["id"])
+    refused = http.post(f"/api/matches/{match['id']}/accept", json={"seed": "bobs-own"}, headers=bob.headers)
+    assert refused.status_code == 422 and "dice do not check out" in refused.json()["detail"], refused.text
+    with runtime.database.begin() as connection:  # and with the player's seed wiped as well: the commitment tells
+        connection.execute(text("UPDATE matches SET challenger_seed = NULL WHERE id = :id"), {"id": match["id"]})
+    runtime.service.live.drop(match["id"])
+    refused = http.post(f"/api/matches/{match['id']}/accept", json={"seed": "bobs-own"}, headers=bob.headers)
+    assert refused.status_code == 422 and "commitment" in refused.json()["detail"], refused.text
+    # a finished match's record downgraded, step by step as far as a forger can go
+    other = http.post("/api/matches", json={"opponent": "bob", "length": 1, "seed": "alices-own",
+                                            "commitment": http.post("/api/commitments", headers=alice.headers).json()["token"]},
+                      headers=alice.headers).json()["id"]
+    http.post(f"/api/matches/{other}/accept", json={"seed": "bobs-own"}, headers=bob.headers)
+    final = play_out({"alice": alice, "bob": bob}, other, random.Random(4))
+    assert final["history"][0]["data"]["dice"] == {"scheme": 3, "commitment": final["dice_proof"]["commitment"]}
+    assert verify_match(final, shown=final["dice_proof"]["commitment"]).drawn == ()
+    seed = bytes.fromhex(final["dice_proof"]["seed"])
+    downgraded = json.loads(json.dumps(final))
+    downgraded["dice_proof"].update(scheme=1)
+    with pytest.raises(DiceProofError, match="scheme"):  # the challenge named scheme 3
+        verify_match(downgraded)
+    downgraded["dice_proof"].update(challenger_seed=None, opponent_seed=None, commitment=commitment(seed, 1))
+    with pytest.raises(DiceProofError, match="event 0"):
+        verify_match(downgraded)
+    del downgraded["history"][0]["data"]["dice"]  # the first event rewritten and the digest chain made again
+    _restamp(downgraded)
+    with pytest.raises(DiceProofError):  # the dice now follow from the seed alone: the replay breaks
+        verify_match(downgraded)
+    with pytest.raises(DiceProofError, match="you were shown"):  # and the commitment its player saw is not this one
+        verify_match(downgraded, shown=final["dice_proof"]["commitment"])
+
+
+def test_a_match_of_an_older_scheme_is_verified_as_what_it_is_and_no_more(http):
+    """A scheme-2 record (the commitment the bare SHA-256 of the seed, the challenge naming no scheme),
+    made here as an operator rewriting every trace of scheme 3 before acceptance would make it."""
+    alice, bob = people(http, "alice", "bob")
+    runtime = http.app.state.runtime
+    shown = http.post("/api/commitments", headers=alice.headers).json()
+    match = http.post("/api/matches", json={"opponent": "bob", "length": 1, "seed": "alices-own",
+                                            "commitment": shown["token"]}, headers=alice.headers).json()["id"]
+    with runtime.database.begin() as connection:
+        seed = bytes.fromhex(connection.execute(select(MATCHES.c.seed).where(MATCHES.c.id == match)).scalar_one())
+        first = connection.execute(select(EVENTS).where(EVENTS.c.match_id == match, EVENTS.c.seq == 0)).one()._asdict()
+        data = {key: value for key, value in first["data"].items() if key != "dice"}
+        connection.execute(update(EVENTS).where(EVENTS.c.id == first["id"]).values(data=data))
+        connection.execute(update(MATCHES).where(MATCHES.c.id == match).values(
+            dice_scheme=2, commitment=commitment(seed, 2), digest=chain(None, {**first, "data": data})))
+    runtime.service.live.drop(match)
+    http.post(f"/api/matches/{match}/accept", json={"seed": "bobs-own"}, headers=bob.headers)
+    final = play_out({"alice": alice, "bob": bob}, match, random.Random(2))
+    verified = verify_match(final)  # consistent in itself: verified, but only as scheme 2 can be
+    assert verified.scheme == 2 and any("scheme 2" in line for line in verified.unproved + verified.proved)
+    with pytest.raises(DiceProofError, match="you were shown"):  # alice's client was shown a scheme-3 commitment
+        verify_match(final, shown=shown["commitment"])
+
+
+def test_verify_dice_replays_every_variant_and_a_match_lost_on_time(http, tmp_path):
+    alice, bob = people(http, "alice", "bob")
+    players = {"alice": alice, "bob": bob}
+    for variant in ("nackgammon", "two-move-doubles", "nackgammon,two-move-doubles"):
+        match = http.post("/api/matches", json={"opponent": "bob", "length": 1, "options": {"variant": variant}},
+                          headers=alice.headers).json()["id"]
+        bob.accept(match)
+        final = play_out(players, match, random.Random(5))
+        assert final["status"] == "finished"
+        verified = verify_match(final)
+        assert verified.rolls == sum(e["kind"] in ("roll", "opening") for e in final["history"]), variant
+        assert verified.drawn == ("challenger", "opponent")  # nobody sent a seed: the proof says so
+        assert any("server's seed alone" in line for line in verified.proved)
+        if "two-move" in variant:
+            assert any(e["kind"] == "roll" and len(set(e["data"]["dice"])) == 1 for e in final["history"]), variant
+    # the person to act stays away (or runs out of time): the timeout event ends the match
+    match = alice.challenge("bob", length=3)["id"]
+    bob.accept(match)
+    for _ in range(4):  # a few turns, rolled and played
+        state = alice.match(match)
+        body = {"action": "play", "play": state["legal"][0]} if "play" in state["actions"] else {"action": "roll"}
+        players[state["players"][state["to_act"]]].act(match, version=state["version"], **body)
+    service = http.app.state.runtime.service
+    assert http.portal.call(service.abandon, match, utcnow(), utcnow() + dt.timedelta(days=1)) is not None
+    final = alice.match(match, history=True)
+    assert final["status"] == "finished" and [e["kind"] for e in final["history"]][-2:] == ["timeout", "match_over"]
+    verified = verify_match(final)
+    assert "stayed away" in verified.proved[0] and any("clock" in line for line in verified.unproved)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(final))
+    run = subprocess.run([sys.executable, "-m", "gammon", "verify-dice", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0 and "not proved" in run.stdout, run.stderr
+    lying = json.loads(json.dumps(final))  # the other side said to have run out of time
+    lying["history"][-2]["color"] = "white" if lying["history"][-2]["color"] == "black" else "black"
+    with pytest.raises(DiceProofError, match="ran out of time"):
+        verify_match(_restamp(lying))
+
+
+def test_a_cut_record_or_one_whose_status_the_events_do_not_give_is_refused(http):
+    alice, bob, match = invited(http)
+    bob.accept(match["id"])
+    final = play_out({"alice": alice, "bob": bob}, match["id"], random.Random(9))
+    verify_match(final)
+
+    def forged(change) -> dict:
+        record = json.loads(json.dumps(final))
+        change(record)
+        for number, event in enumerate(record["history"]):
+            event["seq"] = number
+        return _restamp(record)
+
+    def cut_to_the_last_play(record: dict) -> None:
+        while record["history"][-1]["kind"] != "play":
+            record["history"].pop()
+        record["score"] = {"white": 0, "black": 0}
+
+    forgeries = {
+        "cut, status playing": lambda r: (cut_to_the_last_play(r), r.update(status="playing")),
+        "cut, status expired": lambda r: (cut_to_the_last_play(r), r.update(status="expired")),
+        "cut, status finished": cut_to_the_last_play,
+        "the end cut": lambda r: r["history"].pop(),
+        "an event after the end": lambda r: r["history"].append(dict(r["history"][-1], seq=len(r["history"]))),
+        "a score that does not end it": lambda r: (r["history"][-1]["data"].update(score=[1, 1]),
+                                                   r.update(score={"white": 1, "black": 1})),
+        "the other winner": lambda r: r.update(winner="bob" if final["winner"] == "alice" else "alice"),
+        "declined, yet finished": lambda r: r["history"].insert(1, {**r["history"][1], "kind": "decline"}),
+    }
+    for what, change in forgeries.items():
+        with pytest.raises(DiceProofError):
+            verify_match(forged(change))
+            pytest.fail(f"{what} passed")
+    unstamped = json.loads(json.dumps(final))
+    unstamped["digest"] = None  # a match of scheme 2 or later always publishes its digest
+    with pytest.raises(DiceProofError, match="digest"):
+        verify_match(unstamped)
+
+
+def test_a_bot_match_and_a_rematch_mix_seeds_fixed_before_the_humans(http):
+    alice = people(http, "alice")[0]
+    shown = http.post("/api/commitments", headers=alice.headers).json()
+    created = http.post("/api/matches", json={"opponent": "bot:random", "length": 1, "seed": "alices-own",
+                                              "commitment": shown["token"]}, headers=alice.headers).json()
+    proof = created["dice_proof"]
+    # the bot's seed follows from the commitment alice was shown before she sent hers: nobody picked it after
+    assert proof["commitment"] == shown["commitment"] and proof["challenger_seed"] == "alices-own"
+    assert proof["opponent_seed"] == drawn_seed(shown["commitment"], "opponent") and proof["drawn"] == ["opponent"]
+    final = play_out({"alice": alice}, created["id"], random.Random(3))
+    verified = verify_match(final, shown=shown["commitment"])
+    assert verified.drawn == ("opponent",) and any("alices-own" in line for line in verified.proved)
+    ground = json.loads(json.dumps(final))  # a bot's seed the server chose after seeing alice's
+    ground["dice_proof"]["opponent_seed"] = "ground-until-it-suits"
+    with pytest.raises(DiceProofError, match="bot"):
+        verify_match(ground)
+    # a rematch takes the challenger's seed with a commitment, as a challenge does
+    again = http.post("/api/commitments", headers=alice.headers).json()
+    rematch = http.post(f"/api/matches/{created['id']}/rematch", json={"seed": "alices-next", "commitment": again["token"]},
+                        headers=alice.headers)
+    assert rematch.status_code == 201, rematch.text
+    proof = rematch.json()["dice_proof"]
+    assert proof["challenger_seed"] == "alices-next" and proof["commitment"] == again["commitment"]
+    assert proof["opponent_seed"] == drawn_seed(again["commitment"], "opponent")
+    # a seed without a commitment would be seen before the server commits: refused, for a challenge and a rematch
+    for path, body in ((f"/api/matches/{created['id']}/rematch", {"seed": "too-early"}),
+                       ("/api/matches", {"opponent": "bot:random", "length": 1, "seed": "too-early"})):
+        answer = http.post(path, json=body, headers=alice.headers)
+        assert answer.status_code == 422 and "commitment" in answer.json()["detail"], answer.text
 
 
 def test_the_openapi_document_is_served(http):

@@ -32,7 +32,6 @@ from gammon.state import GameState
 from server_support import Client, database
 
 SERVER_SEED = bytes(range(32))
-PLAYER_SEED = "the-same-seed"
 GAME_KINDS = ("opening", "roll", "play", "double", "take", "drop", "new_game", "game_over", "match_over")
 
 
@@ -62,7 +61,6 @@ def _scripted_bot(turn: seats.Turn) -> Decision:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def http(request, tmp_path, monkeypatch):
     monkeypatch.setattr(match_service, "new_seed", lambda: SERVER_SEED)
-    monkeypatch.setattr(match_service, "player_seed", lambda: PLAYER_SEED)
     monkeypatch.setattr(seats, "think", _scripted_bot)  # one worker: a thread of this process runs it
     with database(request.param, tmp_path) as url:
         settings = ServerSettings(db_url=url, bot_workers=1, limits=Limits(commands_per_address=100_000))
@@ -77,7 +75,7 @@ def _game_events(history: list[dict]) -> list[tuple]:
 
 def _by_http(http: TestClient) -> list[dict]:
     alice, bob = Client(http, "alice").register(), Client(http, "bob").register()
-    match = http.post("/api/matches", json={"opponent": "bob", "length": 1, "seed": PLAYER_SEED},
+    match = http.post("/api/matches", json={"opponent": "bob", "length": 1},  # both seeds drawn, as by mail
                       headers=alice.headers).json()["id"]
     state = bob.accept(match)
     players = {"alice": alice, "bob": bob}
@@ -123,7 +121,7 @@ def _in_mail_words(http: TestClient, board: int, name: str, play: str) -> str:
 
 def _against_the_bot(http: TestClient) -> list[dict]:
     erin = Client(http, "erin").register()
-    match = http.post("/api/matches", json={"opponent": "bot:random", "length": 1, "seed": PLAYER_SEED},
+    match = http.post("/api/matches", json={"opponent": "bot:random", "length": 1},
                       headers=erin.headers).json()["id"]
     for _ in range(2000):
         state = erin.match(match)

@@ -4,6 +4,7 @@ rule variants, and clocks that end a match when a player's time runs out (docs/s
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import time
 from typing import Any
@@ -141,27 +142,110 @@ def test_a_match_of_nackgammon_starts_from_nackgammons_position_and_plays_to_the
         assert "nackgammon" in record.json()["detail"]
 
 
+def present(client: Client, match_id: int) -> dict[str, Any]:
+    """The match fetched by a player with their log-in: they are present (docs/server.md, "Time")."""
+    answer = client.http.get(f"/api/matches/{match_id}", headers=client.headers)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def until(condition, what: str, limit: float = 120.0) -> None:
+    """Wait for ``condition()``: an answer must come, not come fast."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} within {limit} s"
+        time.sleep(0.05)
+
+
 def test_a_player_whose_time_runs_out_loses_the_match(http):
     alice, bob = people(http, "alice", "bob")
     for clock in ({"delay": 5}, {"delay": -1, "reserve": 60}, {"delay": 5, "reserve": 0}, "blitz"):
         refused = challenge(alice, "bob", 3, clock=clock)
         assert refused.status_code == 422 and refused.json()["detail"].startswith("options.clock"), refused.text
-    made = challenge(alice, "bob", 3, clock={"delay": 0, "reserve": 2}).json()
+    made = challenge(alice, "bob", 3, clock={"delay": 0, "reserve": 2}, rated=False).json()
     assert made["clock"] is None  # nobody's time runs before the match begins
     started = bob.accept(made["id"])
     clock = started["clock"]
     assert clock["delay"] == 0 and clock["reserve"] == {"white": 2, "black": 2}
     assert clock["running"] == started["to_act"] and clock["since"].endswith("Z")
+    assert clock["waiting"] == ["white"]  # bob is present by accepting; alice has not come back since
     late_side = started["to_act"]
     late = {"white": alice, "black": bob}[late_side]
+    present(late, made["id"])  # and now the side to act is here: its time runs
     final = wait_for(alice, made["id"], lambda view: view["status"] == "finished")
     assert final["status"] == "finished", "the timekeeper ended the match"
     assert final["winner"] == ("bob" if late_side == "white" else "alice")
     told = [event["description"] for event in final["history"][-2:]]
     assert told[0] == f"{late.name} runs out of time." and told[1].startswith(f"{final['winner']} wins the 3-point match 3-")
     assert final["to_act"] is None and final["actions"] == [] and final["clock"]["running"] is None
+    assert final["rated"] is False  # a blitz clock is for unrated play
     refused = late.post(made["id"], action="roll")
     assert refused.status_code == 422 and "finished" in refused.json()["detail"]
+
+
+def test_a_reserve_under_a_minute_is_refused_for_rated_play(http):
+    alice, bob = people(http, "alice", "bob")
+    blitz = {"delay": 0, "reserve": 1}  # issue 36: a script with a 1-second reserve won every rated match accepted
+    for opponent, length in (("bob", 3), ("bob", 1), ("bot:random", 1)):
+        refused = challenge(alice, opponent, length, clock=blitz)
+        detail = refused.json()["detail"]
+        assert refused.status_code == 422 and detail.startswith("options.clock.reserve"), refused.text
+        assert "60-14400" in detail and "got 1" in detail and "rated false" in detail, detail
+    refused = challenge(alice, "bob", 0, rated=True)
+    assert refused.status_code == 422 and refused.json()["detail"].startswith("options.rated"), refused.text
+    unrated = challenge(alice, "bob", 3, clock=blitz, rated=False).json()
+    money = challenge(alice, "bob", 0, clock=blitz, variant="nackgammon").json()
+    least = challenge(alice, "bob", 3, clock={"delay": 0, "reserve": 60}).json()
+    assert least["options"]["rated"] is True and unrated["options"]["rated"] is False
+    assert money["options"]["rated"] is False
+    # what accepting agrees to is in the invitation before anyone accepts: clock, variant, rated
+    to_bob = {item["id"]: item for item in http.get("/api/lobby", headers=bob.headers).json()["invitations"]["to_me"]}
+    assert to_bob[unrated["id"]]["options"]["clock"] == blitz and to_bob[unrated["id"]]["options"]["rated"] is False
+    assert to_bob[money["id"]]["options"]["variant"] == "nackgammon"
+    assert to_bob[least["id"]]["options"]["clock"] == {"delay": 0, "reserve": 60} and to_bob[least["id"]]["options"]["rated"]
+
+
+def _away_to_act(alice: Client, bob: Client, **options: Any) -> dict[str, Any]:
+    """A match alice challenged bob to, accepted by bob while alice is away, with alice to play first
+    (the opening roll decides who does: invitations until one falls so)."""
+    for _ in range(40):
+        made = challenge(alice, "bob", 3, **options).json()
+        started = bob.accept(made["id"])
+        if started["to_act"] == "white":
+            return started
+    raise AssertionError("forty opening rolls, and bob played first in each")
+
+
+def test_a_challenger_away_at_the_acceptance_loses_no_time_until_they_come(http):
+    alice, bob = people(http, "alice", "bob")
+    started = _away_to_act(alice, bob, clock={"delay": 0, "reserve": 2}, rated=False)
+    match_id = started["id"]
+    assert started["clock"]["running"] == "white" and started["clock"]["waiting"] == ["white"]
+    # the timekeeper looks at the clocks well past alice's delay and reserve: she has not lost
+    service = http.app.state.runtime.service
+    due = dt.datetime.fromisoformat(started["clock"]["since"].removesuffix("Z")) + dt.timedelta(seconds=2 + 3)
+    until(lambda: service.heard is not None and service.heard > due, "heartbeat past alice's reserve")
+    looked = service.heard
+    until(lambda: service.heard > looked, "a look at the clocks after it")
+    waiting = alice.match(match_id)
+    assert waiting["status"] == "playing" and waiting["clock"]["waiting"] == ["white"], waiting["clock"]
+    assert waiting["clock"]["reserve"] == {"white": 2, "black": 2}
+    # she opens the match's event stream: she is present, her time runs from now
+    with http.websocket_connect(f"/api/matches/{match_id}/events", headers=alice.headers) as stream:
+        assert stream.receive_json()["seq"] == 0
+        until(lambda: alice.match(match_id)["clock"]["waiting"] == [], "alice present")
+    final = wait_for(alice, match_id, lambda view: view["status"] == "finished")
+    assert final["winner"] == "bob" and final["history"][-2]["description"] == "alice runs out of time."
+
+
+def test_an_absent_challenger_meets_the_idle_rule_not_the_clock(tmp_path):
+    with database("sqlite", tmp_path) as url:
+        settings = Settings(db_url=url, bot_workers=1, idle_days=4 / 86400)
+        with TestClient(create_app(settings)) as http:
+            alice, bob = people(http, "alice", "bob")
+            started = _away_to_act(alice, bob, clock={"delay": 0, "reserve": 1}, rated=False)
+            final = wait_for(bob, started["id"], lambda view: view["status"] == "finished")
+            assert final["winner"] == "bob" and final["history"][-2]["description"] == "alice stays away too long."
 
 
 def test_a_player_keeps_the_delay_and_only_the_reserve_runs_down(http):
@@ -206,3 +290,22 @@ def test_a_match_left_by_a_person_is_lost_by_them(tmp_path):
             assert final["status"] == "finished" and final["winner"] != gone
             assert final["history"][-2]["description"] == f"{gone} stays away too long."
             assert final["rated"] is True and final["ratings"]
+
+
+def test_the_terminal_lobby_tells_an_invitations_terms_before_it_is_accepted(http, capsys):
+    from gammon.cli.play import _lobby
+    from gammon.cli.table import ServerClient
+
+    alice, bob = people(http, "alice", "bob")
+    made = challenge(alice, "bob", 3, variant="nackgammon", clock={"delay": 12, "reserve": 300}).json()
+
+    class Door:  # the terminal's requests, sent through the test's client with bob's log-in
+        def request(self, method: str, path: str, json: Any = None) -> Any:
+            return http.request(method, path, json=json, headers=bob.headers)
+
+    terminal = object.__new__(ServerClient)
+    terminal.url, terminal.name, terminal.http = "http://testserver", "bob", Door()
+    assert _lobby(terminal, lambda prompt: "quit") is None
+    told = capsys.readouterr().out
+    assert (f"{made['id']}: alice invites you to a 3-point match of nackgammon, 12 s a move + 5:00 in reserve, "
+            f"rated: accept {made['id']} or decline {made['id']}") in told, told

@@ -3,8 +3,11 @@ submissions apply exactly once, and two servers on one PostgreSQL serve the same
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -13,7 +16,7 @@ import time
 import httpx
 import pytest
 
-from server_support import REDIS, Client, ServerProcess, choose, database, need, play_out, redis_available
+from server_support import REDIS, Client, ServerProcess, choose, database, need, play_out, redis_available, wait_for
 
 
 def _events(events):
@@ -209,3 +212,76 @@ def test_without_redis_two_servers_on_postgresql_tell_each_other_by_listen_notif
         finally:
             first.stop()
             second.stop()
+
+
+def _clock_of(view: dict) -> tuple[str, float, dt.datetime]:
+    """The side whose time runs, its reserve as of the turn's start, and that start."""
+    clock = view["clock"]
+    return clock["running"], clock["reserve"][clock["running"]], dt.datetime.fromisoformat(clock["since"].removesuffix("Z"))
+
+
+def _present(client: Client, match: int) -> dict:
+    """The match fetched with the player's log-in: they are present, their turn's time runs."""
+    answer = client.http.get(f"/api/matches/{match}", headers=client.headers)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_clock_does_not_run_while_the_server_is_down(kind, tmp_path):
+    """kill -9, longer down than the whole reserve, start again: the player to act has their reserve."""
+    with database(kind, tmp_path) as url:
+        server = ServerProcess(url, log=tmp_path / "server.log").start()
+        try:
+            http = httpx.Client(base_url=server.url, timeout=60)
+            alice, bob = Client(http, "alice").register(), Client(http, "bob").register()
+            match = alice.challenge("bob", length=3, clock={"delay": 0, "reserve": 15}, rated=False)["id"]
+            started = bob.accept(match)
+            mover = {"white": alice, "black": bob}[started["to_act"]]
+            side, reserve, since = _clock_of(_present(mover, match))
+            server.kill()
+            killed = time.time()
+            time.sleep(20)  # down for longer than the reserve
+            restarting = time.time()
+            server.port = 0  # a port of its own again: in 20 s another process may have taken the old one
+            server.start()
+            mover.http = httpx.Client(base_url=server.url, timeout=60)
+            view = mover.match(match)
+            assert view["status"] == "playing", view
+            again, left, resumed = _clock_of(view)
+            assert (again, left) == (side, reserve)  # the reserve as it was at the last durable event
+            assert (resumed - since).total_seconds() >= restarting - killed - 1  # the outage is not counted
+            # and the clock runs again from there: the player who never acts loses on time in the end
+            final = wait_for(lambda: (state := mover.match(match, history=True))["status"] == "finished" and state,
+                             "the time-out")
+            assert final["history"][-2]["kind"] == "timeout" and final["winner"] != mover.name
+        finally:
+            server.stop()
+
+
+def test_a_clock_does_not_run_while_the_server_is_frozen(tmp_path):
+    """The whole process stopped (SIGSTOP) longer than the reserve, an action sent meanwhile: when the
+    server thaws, the action is played, not the player ended for the time the server lost."""
+    with ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log") as server:
+        http = httpx.Client(base_url=server.url, timeout=120)
+        alice, bob = Client(http, "alice").register(), Client(http, "bob").register()
+        match = alice.challenge("bob", length=3, clock={"delay": 0, "reserve": 20}, rated=False)["id"]
+        started = bob.accept(match)
+        mover = {"white": alice, "black": bob}[started["to_act"]]
+        state = _present(mover, match)
+        answers: list = []
+        os.kill(server.process.pid, signal.SIGSTOP)
+        try:
+            # on a connection of its own: one kept alive from before would be closed as idle on thawing
+            sender = threading.Thread(target=lambda: answers.append(httpx.post(
+                f"{server.url}/api/matches/{match}/actions", headers=mover.headers, timeout=120,
+                json={"action": "play", "play": state["legal"][0], "version": state["version"]})))
+            sender.start()
+            time.sleep(25)  # frozen for longer than the reserve, the action waiting at the door
+        finally:
+            os.kill(server.process.pid, signal.SIGCONT)
+        sender.join(120)
+        assert answers and answers[0].status_code == 200, answers
+        played = answers[0].json()
+        assert played["status"] == "playing" and [event["kind"] for event in played["events"]][:1] == ["play"]
+        assert played["clock"]["reserve"][state["to_act"]] > 0

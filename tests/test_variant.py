@@ -212,3 +212,132 @@ def test_the_engine_plays_the_variant_a_bpn_names() -> None:
         assert (len(best[0].split()) <= 2) == variant.two_move_doubles
     out = converse(["position bpn b4E1C3eE3c1e4B-w0b0-w00-n10-0:0:0-t", "dice 4 4", "go trials 36"])
     assert any(line.startswith("error unsupported_feature") and "standard game only" in line for line in out), out
+
+
+# -- every player asked for a play gets the rules (issue 36: bots played a double as four moves) ----
+#: Players loaded for the standard game and asked about a variant's state: the state's rules win.
+_ASKED = {"pubeval:1": load_player("pubeval:1"), "simple": load_player("simple"), "random": load_player("random")}
+
+
+def _state_of(board: np.ndarray, dice: tuple[int, int] | None, variant: Variant, length: int = 3) -> GameState:
+    return GameState(position=Position(board.tolist(), Color.WHITE), dice=dice, variant=variant, match_length=length)
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(1, 6), st.sampled_from([TWO_MOVES, BOTH]))
+def test_hints_and_decisions_are_the_plays_of_the_variant(seed: int, d1: int, d2: int, variant: Variant) -> None:
+    from gammon.players import hint
+    from gammon.players.decisions import decide
+
+    dice = [(d1, d1), (d1, d2)]  # a double always, and any roll
+    for board in _positions_from_games(2, seed):
+        for roll in dice:
+            state = _state_of(board, roll, variant)
+            legal = {str(play) for play in state.legal_plays()}
+            for name, player in _ASKED.items():
+                ranked = [str(h.play) for h in hint(state, *roll, player)]
+                assert sorted(ranked) == sorted(legal), (name, roll)
+                decision = decide(player, state, may_double=False)
+                assert decision.play is not None and str(decision.play) in legal, (name, roll, decision)
+                if roll[0] == roll[1]:
+                    assert len(decision.play.moves) <= 2
+            by_name = [str(h.play) for h in hint(state, *roll, "pubeval")]
+            assert sorted(by_name) == sorted(legal)
+
+
+def test_cube_decisions_are_made_by_the_variant() -> None:
+    from gammon.players import cube_hint
+    from gammon.players.decisions import decide
+
+    player = load_player("pubeval")
+    state = GameState(variant=TWO_MOVES, match_length=5, score=(1, 2))
+    cube_hint(state, player)
+    assert player.variant == TWO_MOVES  # the cube's equities come from replies played by the rules
+    assert decide(player, state.replace(variant=STANDARD), may_double=True).kind.value in ("roll", "double")
+    assert player.variant == STANDARD
+
+
+def test_players_that_cannot_play_two_move_doubles_refuse_before_starting_anything() -> None:
+    from gammon.errors import InvalidPlayerError
+    from gammon.players import EnginePlayer, cube_hint, hint, parse_player
+    from gammon.players.decisions import decide
+
+    state = GameState(dice=(4, 4), variant=TWO_MOVES)
+    engine = EnginePlayer(parse_player("gnubg:0"))
+    rollout = load_player("rollout:2:pubeval")
+    for player in (engine, rollout):
+        with pytest.raises(InvalidPlayerError, match="plays the standard game only, not two-move-doubles"):
+            decide(player, state, may_double=False)
+        with pytest.raises(InvalidPlayerError, match="standard game only"):
+            hint(state, 4, 4, player)
+        with pytest.raises(InvalidPlayerError, match="standard game only"):
+            cube_hint(state.replace(dice=None), player)
+        with pytest.raises(InvalidPlayerError, match="standard game only"):
+            player(state, state.legal_plays())
+    assert engine._engine is None  # refused before any process was started
+    for name in ("gnubg:0", "rollout:2", "ubgi:gammon engine"):
+        with pytest.raises(InvalidPlayerError, match="standard game only"):
+            hint(state, 4, 4, name)
+
+
+def test_analysis_judges_a_variants_match_by_its_rules_and_refuses_an_engine() -> None:
+    from gammon.analysis import AnalysisError, analyse
+    from gammon.dice import SeededDice
+    from gammon.record import MatchRecord
+
+    bot = load_player("pubeval", variant=TWO_MOVES)
+    match = Match(1, dice=SeededDice(7), variant=TWO_MOVES)
+    doubles = 0
+    while not match.is_over:
+        match.roll()
+        state = match.state
+        doubles += state.dice[0] == state.dice[1]
+        match.play(bot(state, match.legal_plays))
+    assert doubles
+    record = MatchRecord.from_match(match, white="alice", black="bob")
+    result = analyse(record, "pubeval", workers=1, luck="pubeval")
+    assert result.decisions and all(d.error >= 0 for d in result.decisions)
+    with pytest.raises(AnalysisError, match="two-move-doubles: gnubg:0 plays the standard game only"):
+        analyse(record, "gnubg:0", workers=1, luck="pubeval")
+
+
+def test_play_by_mail_reads_a_double_by_the_variant() -> None:
+    from gammon.errors import GammonError
+    from gammon.notation import pbm as pbm_notation
+
+    black = Position(turn=Color.BLACK)
+    assert str(pbm_notation.parse_play("2(13-10)", black, (3, 3), variant=TWO_MOVES)) == "13/10(2)"
+    with pytest.raises(GammonError):
+        pbm_notation.parse_play("2(13-10)", black, (3, 3))  # the standard game plays all four
+    with pytest.raises(GammonError):
+        pbm_notation.parse_play("2(13-10),2(6-3)", black, (3, 3), variant=TWO_MOVES)
+
+
+def test_the_terminal_plays_a_variant_against_a_standard_loaded_bot_and_refuses_an_engine() -> None:
+    from gammon.cli.table import LocalTable
+    from gammon.dice import SeededDice
+    from gammon.match import ActionKind, PlayerAction
+
+    match = Match(1, dice=SeededDice(3), variant=TWO_MOVES)
+    table = LocalTable(match, load_player("pubeval"), hint_player="pubeval")
+    rng = np.random.default_rng(3)
+    doubles = 0
+    while not table.finished:
+        table.advance()
+        if table.finished or match.game_over:
+            break
+        state = match.state
+        if state.dice is None:
+            table.act(PlayerAction.ROLL)
+            continue
+        if state.dice[0] == state.dice[1]:
+            doubles += 1
+            assert all(len(h["play"].split()) <= 2 for h in table.play_hints())
+        legal = match.legal_plays
+        table.act(PlayerAction.PLAY, play=legal[int(rng.integers(len(legal)))])
+    assert match.game_over
+    rolls = [a.dice for a in match.history if a.kind == ActionKind.ROLL and a.color == Color.BLACK]
+    assert doubles and any(d1 == d2 for d1, d2 in rolls)  # both sides met a double, played as two moves
+    done = subprocess.run([sys.executable, "-m", "gammon", "play", "--variant", "two-move-doubles", "--bot", "gnubg:0",
+                           "--words"], capture_output=True, text=True, timeout=300, input="")
+    assert done.returncode != 0 and "plays the standard game only" in done.stderr and "Traceback" not in done.stderr

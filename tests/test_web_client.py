@@ -549,11 +549,15 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     match_id = alice.evaluate("() => window.gammon.matchId")
     no_horizontal_scroll(alice, "an invitation on a phone")
     alice.wait_for_selector("#do-withdraw")  # the invitation's own page offers to withdraw it too
+    assert alice.inner_text("#invitation-terms") == "3-point match, no clock, rated."
     # bob's lobby says so by itself (it asks again when its window gets the focus, or every 10 s)
     bob.evaluate("() => window.dispatchEvent(new Event('focus'))")
     bob.wait_for_function("() => document.querySelector('#lobby-status').textContent"
                           ".includes('alice challenges you to a 3-point match')")
     bob.wait_for_selector(f"#accept-{match_id}")
+    # what accepting agrees to is there before the button: length, variant, clock, rated or not
+    terms = bob.locator("li.invite", has=bob.locator(f"#accept-{match_id}")).inner_text()
+    assert "alice invites you: 3-point match, no clock, rated" in terms, terms
     no_violations(bob, axe_source, "an invitation in the lobby")
     # alice withdraws it: the server says withdrawn, and bob's lobby no longer offers it
     alice.goto(f"{server.url}/#/lobby")

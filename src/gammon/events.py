@@ -199,6 +199,8 @@ class Played(MatchEvent):
     play: Play = Play()  # noqa: RUF009 - an empty play is immutable
     pips: tuple[int, int] = (0, 0)
     automatic: bool = False  #: made for the player (a forced play, or a play-by-mail mode), not chosen
+    #: a random legal play the host made for a bot whose own choice failed (an error, no answer in time)
+    fallback: bool = False
 
 
 

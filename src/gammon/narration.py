@@ -191,7 +191,9 @@ class Narrator:
         effects = effects_text(event.play)
         if effects:
             text += ", " + effects
-        if event.automatic:
+        if event.fallback:
+            text += f" (a random legal play made for {self.who(color)}: its own choice failed)"
+        elif event.automatic:
             text += f" ({self.automatic_text(event, color)})"
         if self.verbose:
             text += f"; pips {self._score(event.pips)}"

@@ -14,7 +14,7 @@ from typing import Any
 from .errors import InvalidPositionError, NotationError
 from .notation import MAX_CUBE, MAX_MATCH_LENGTH, bpn, detect, fibs, match_id, xgid
 from .notation.fields import GameFields, GameStatus, Resignation
-from .position import CHECKERS, Color, Position
+from .position import CHECKERS, Color, LegalPlays, Position
 from .variant import STANDARD, Variant
 
 __all__ = ["MAX_MATCH_LENGTH", "MAX_SCORE", "FibsBoard", "GameState", "GameStatus", "Resignation"]
@@ -211,6 +211,17 @@ class GameState:
 
     def replace(self, **changes: Any) -> GameState:
         return replace(self, **changes)
+
+    def legal_plays(self) -> LegalPlays:
+        """The legal plays of the rolled dice by this state's rules (two-move doubles: a double is two moves).
+
+        >>> plays = GameState(dice=(3, 3), variant=Variant(two_move_doubles=True)).legal_plays()
+        >>> "13/10(2)" in plays, "13/10(2) 6/3(2)" in plays
+        (True, False)
+        """
+        if self.dice is None:
+            raise _invalid("dice", "no dice rolled: there are no plays")
+        return self.position.legal_plays(*self.dice, self.variant)
 
     # -- notations ------------------------------------------------------------------------
     @classmethod

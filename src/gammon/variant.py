@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import GammonError
+from .errors import GammonError, InvalidPlayerError
 
 #: The starting checkers of each side in its own numbering (index 1-24, 25 the bar).
 STANDARD_START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -65,6 +65,13 @@ class Variant:
     def start(self) -> tuple[int, ...]:
         """Each side's starting checkers in its own numbering (index 1-24, 25 the bar)."""
         return NACKGAMMON_START if self.nackgammon else STANDARD_START
+
+    def require_standard(self, who: str) -> None:
+        """Refuse this variant to ``who``, a player of the standard game only (an external engine,
+        rollouts: nothing tells them the rules, so they would play a double as four moves)."""
+        if not self.standard:
+            raise InvalidPlayerError(f"{who} plays the standard game only, not {self}; "
+                                     "use gammon's own players (nn, pubeval, simple, untrained, random)")
 
     def moves_of(self, d1: int, d2: int) -> list[int]:
         """The dice a roll gives to move: four of a double's number, unless doubles are two moves."""

@@ -7,6 +7,11 @@ tasks' order, so what a job computes never depends on how many workers it had. W
 for the results sleeps rather than spins, so a busy machine's other work is not slowed by
 us, nor we by an OpenMP spin-wait.
 
+:class:`Jobs` is its counterpart for a server: one job at a time in each of a few forked
+processes, each job within a time and a memory budget, a worker over budget killed and
+replaced, and a full queue refused at once, so no request's work can hold the interpreter
+that answers the others.
+
 >>> with Workers(1) as pool:
 ...     pool.map(abs, [-1, 2, -3]), pool.run(lambda lo, hi: hi - lo, 0, 10)
 ([1, 2, 3], [10])
@@ -14,18 +19,28 @@ us, nor we by an OpenMP spin-wait.
 
 from __future__ import annotations
 
+import asyncio
+import collections
+import ctypes
 import itertools
 import multiprocessing
+import multiprocessing.connection
 import os
+import signal
 import socket
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import GammonError
 
-__all__ = ["RAY_CONNECT_TIMEOUT", "RAY_EXTRA", "RayError", "Workers", "available_cores", "ray_connect",
-           "ray_imap", "ray_module"]
+__all__ = ["RAY_CONNECT_TIMEOUT", "RAY_EXTRA", "JobError", "JobMemoryError", "JobTimeout", "Jobs", "JobsBusy",
+           "RayError", "Workers", "available_cores", "die_with_parent", "ray_connect", "ray_imap", "ray_module"]
+
+_PR_SET_PDEATHSIG = 1  #: prctl's option: the signal a process gets when the thread that started it ends
 
 #: How to get Ray, an optional extra.
 RAY_EXTRA = "pip install gammon[ray]"
@@ -123,6 +138,318 @@ class _Span:
 
     def __call__(self, part: tuple[int, int]) -> Any:
         return self.kernel(*part)
+
+
+class JobError(GammonError, RuntimeError):
+    """A job of :class:`Jobs` gave no answer: its worker stopped, or the pool was stopped."""
+
+
+class JobTimeout(JobError):
+    """A job ran past its time budget: its worker was killed and replaced."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"took longer than {seconds:g} s" if isinstance(seconds, int | float) else
+                         f"took longer than {seconds} s")
+        self.seconds = seconds
+
+
+class JobMemoryError(JobError):
+    """A job needed more memory than its budget (in MiB): its worker was replaced."""
+
+    def __init__(self, mib: int) -> None:
+        super().__init__(f"needed more than {mib} MiB")
+        self.mib = mib
+
+
+class JobsBusy(JobError):
+    """Every worker is busy and the queue is full: the job was refused, not queued."""
+
+
+@dataclass(eq=False)
+class _Job:
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+    seconds: float
+    future: Future[Any] = field(default_factory=Future)
+
+
+@dataclass(eq=False)
+class _Slot:
+    """One worker process, the pipe to it, and the job it runs."""
+
+    process: Any = None
+    connection: Any = None
+    job: _Job | None = None
+    doomed: bool = False  #: killed on purpose: replaced before its next job
+    thread: threading.Thread | None = None
+
+
+class Jobs:
+    """``count`` forked worker processes, each running one job at a time within a budget.
+
+    A job has ``seconds`` (or its own) from when its worker takes it: past that its worker is
+    killed and replaced, and the job fails with :class:`JobTimeout`. A worker's address space
+    may grow ``memory`` bytes beyond what it was forked with (``RLIMIT_AS``, where the system
+    has it): a job that needs more fails with :class:`JobMemoryError`, and its worker is
+    replaced. With every worker busy and ``queue`` jobs waiting, :meth:`submit` refuses at once
+    (:class:`JobsBusy`) rather than queue without end. The workers are forked when the pool is
+    made (a server makes it after warming up, so they inherit what it prepared), and again
+    when one is replaced. Leaving the ``with`` block (or :meth:`close`) kills them.
+
+    >>> with Jobs(1, seconds=60) as jobs:
+    ...     jobs.submit(abs, -3).result()
+    3
+    """
+
+    def __init__(self, count: int, *, seconds: float, memory: int | None = None, queue: int = 64,
+                 initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = ()) -> None:
+        self.count, self.seconds, self.memory, self.queue = max(1, count), seconds, memory, max(0, queue)
+        self._initializer, self._initargs = initializer, initargs
+        methods = multiprocessing.get_all_start_methods()
+        self._context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self._lock = threading.Condition()
+        self._waiting: collections.deque[_Job] = collections.deque()
+        self._closed = False
+        self._slots = [_Slot() for _ in range(self.count)]
+        for slot in self._slots:
+            self._fork(slot)
+        for slot in self._slots:
+            slot.thread = threading.Thread(target=self._serve, args=(slot,), name="gammon-jobs", daemon=True)
+            slot.thread.start()
+
+    @property
+    def waiting(self) -> int:
+        """Jobs submitted and not yet taken by a worker."""
+        return len(self._waiting)
+
+    def submit(self, function: Callable[..., Any], *args: Any, seconds: float | None = None,
+               urgent: bool = False) -> Future[Any]:
+        """``function(*args)`` in a worker, as a future (:class:`JobsBusy` at once when the queue is full);
+        an ``urgent`` job (a quick one someone waits for) goes before those waiting."""
+        job = _Job(function, args, self.seconds if seconds is None else seconds)
+        with self._lock:
+            if self._closed:
+                raise JobError("the workers are stopped")
+            idle = sum(slot.job is None for slot in self._slots)  # they take the first jobs waiting
+            if len(self._waiting) >= idle + self.queue:
+                raise JobsBusy(f"all {self.count} workers are busy and {self.queue} jobs wait already")
+            if urgent:
+                self._waiting.appendleft(job)
+            else:
+                self._waiting.append(job)
+            self._lock.notify()
+        return job.future
+
+    async def run(self, function: Callable[..., Any], *args: Any, seconds: float | None = None,
+                  urgent: bool = False) -> Any:
+        """:meth:`submit`, awaited: an event loop serves on meanwhile, and a caller cancelled
+        (a server stopping, an ``asyncio.wait_for`` run out) kills the job's worker."""
+        future = self.submit(function, *args, seconds=seconds, urgent=urgent)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            self.stop(future)
+            raise
+
+    def stop(self, future: Future[Any]) -> None:
+        """Drop a job: not started, it never will be; running, its worker is killed (and replaced)."""
+        if future.cancel():
+            return
+        with self._lock:
+            for slot in self._slots:
+                if slot.job is not None and slot.job.future is future and slot.process is not None:
+                    slot.doomed = True
+                    slot.process.kill()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            dropped = list(self._waiting)
+            self._waiting.clear()
+            for slot in self._slots:
+                slot.doomed = True
+                if slot.process is not None:
+                    slot.process.kill()
+            self._lock.notify_all()
+        for job in dropped:
+            if job.future.set_running_or_notify_cancel():
+                job.future.set_exception(JobError("the workers are stopped"))
+        for slot in self._slots:
+            if slot.thread is not None:
+                slot.thread.join(30)
+            self._retire(slot)
+
+    def __enter__(self) -> Jobs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- a slot's thread -----------------------------------------------------------------------------
+    def _serve(self, slot: _Slot) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting and not self._closed:
+                    self._lock.wait()
+                if self._closed:
+                    return
+                job = self._waiting.popleft()
+                if not job.future.set_running_or_notify_cancel():
+                    continue  # stopped before it started
+                slot.job = job
+            try:
+                self._carry(slot, job)
+            except BaseException as error:  # noqa: BLE001 - the slot's thread must live on
+                if not job.future.done():
+                    job.future.set_exception(JobError(f"its worker failed: {error}"))
+                slot.doomed = True
+            with self._lock:
+                slot.job = None
+                replace = slot.doomed and not self._closed
+            if replace:
+                self._retire(slot)
+                try:
+                    self._fork(slot)
+                except OSError:
+                    pass  # no process to be had now: the next job forks one, or fails saying why
+
+    def _carry(self, slot: _Slot, job: _Job) -> None:
+        """Hand ``job`` to the slot's worker and settle its future with what comes back, or why nothing did."""
+        if slot.process is None or not slot.process.is_alive():
+            self._retire(slot)
+            self._fork(slot)
+        try:
+            slot.connection.send((job.function, job.args))
+        except (OSError, EOFError) as error:
+            slot.doomed = True
+            job.future.set_exception(JobError(f"its worker could not be reached: {error}"))
+            return
+        except Exception as error:  # noqa: BLE001 - pickling: the job cannot be sent as it is
+            job.future.set_exception(JobError(f"the job could not be sent to a worker: {error}"))
+            return
+        ready = multiprocessing.connection.wait([slot.connection, slot.process.sentinel], timeout=job.seconds)
+        if slot.connection in ready:
+            try:
+                kind, value = slot.connection.recv()
+            except (OSError, EOFError):
+                slot.doomed = True
+                job.future.set_exception(JobError(self._death(slot)))
+                return
+            if kind == "ok":
+                job.future.set_result(value)
+            elif kind == "memory":
+                slot.doomed = True  # it exits: a worker that ran out is not trusted again
+                slot.process.join(10)
+                job.future.set_exception(JobMemoryError((self.memory or 0) // 2**20))
+            else:
+                job.future.set_exception(value)
+        elif ready:
+            slot.doomed = True
+            job.future.set_exception(JobError(self._death(slot)))
+        else:
+            slot.doomed = True
+            slot.process.kill()
+            slot.process.join(10)  # gone before anyone hears of it: nothing of the job goes on
+            job.future.set_exception(JobTimeout(job.seconds))
+
+    def _death(self, slot: _Slot) -> str:
+        slot.process.join(5)
+        code = slot.process.exitcode
+        if code is not None and code < 0:
+            name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
+            return f"its worker was stopped by {name}" + (" (out of memory?)" if name == "SIGKILL" else "")
+        return f"its worker stopped (exit code {code})"
+
+    def _fork(self, slot: _Slot) -> None:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(target=_work, name="gammon-job", daemon=True,
+                                        args=(theirs, self._initializer, self._initargs, self.memory, os.getpid()))
+        process.start()
+        theirs.close()
+        slot.process, slot.connection, slot.doomed = process, ours, False
+
+    def _retire(self, slot: _Slot) -> None:
+        """Kill the slot's worker (if any is left) and close its pipe."""
+        if slot.process is not None:
+            if slot.process.is_alive():
+                slot.process.kill()
+            slot.process.join(10)
+        if slot.connection is not None:
+            slot.connection.close()
+        slot.process, slot.connection = None, None
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A function that makes Linux kill the calling process when the thread that started it ends
+    (its parent died, and no Python code runs any more to stop it), or None elsewhere; run it in
+    the child (a ``preexec_fn``, or first thing in a forked worker)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+    def arm() -> None:
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    return arm
+
+
+def _limit_memory(extra: int | None) -> None:
+    """Let this process's address space grow ``extra`` bytes beyond its size now (Linux: ``RLIMIT_AS``)."""
+    if extra is None:
+        return
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not Linux: time is the only budget
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = size + extra if hard == resource.RLIM_INFINITY else min(size + extra, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _work(connection: Any, initializer: Callable[..., object] | None, initargs: tuple[Any, ...],
+          memory: int | None, parent: int) -> None:
+    """A worker of :class:`Jobs`: jobs one at a time until its pipe closes or it runs out of memory.
+
+    It dies with its parent: forked from a server, it holds copies of the server's listening
+    socket and of its siblings' pipes, so a parent killed with ``kill -9`` would otherwise leave
+    it waiting for ever with the port taken."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the handler a server installed in the parent
+    arm = die_with_parent()
+    if arm is not None:
+        arm()
+    if os.getppid() != parent:  # the parent died before the line above took hold
+        os._exit(0)
+    if initializer is not None:
+        initializer(*initargs)
+    _limit_memory(memory)
+    while True:
+        try:
+            function, args = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", function(*args))
+        except MemoryError:
+            reply = ("memory", None)
+        except Exception as error:  # noqa: BLE001 - every error goes back to the caller as itself
+            reply = ("error", error)
+        try:
+            connection.send(reply)
+        except MemoryError:
+            connection.send(("memory", None))
+        except Exception as error:  # noqa: BLE001 - an answer that does not pickle
+            connection.send(("error", JobError(f"its answer could not be sent back: {error!r}"[:500])))
+        if reply[0] == "memory":
+            return
 
 
 class RayError(GammonError, RuntimeError):

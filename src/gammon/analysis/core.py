@@ -32,11 +32,11 @@ from typing import Any
 
 from ..cube.context import CubeContext
 from ..cube.met import equity_to_mwc
-from ..errors import GammonError
+from ..errors import GammonError, InvalidPlayerError
 from ..evaluation import CubeDecision, Hint
 from ..match import ActionKind, Match
 from ..play import Play
-from ..players import Player, cube_hint, hint, load_player, parse_player
+from ..players import Player, check_variant, cube_hint, hint, load_player, parse_player
 from ..position import Color
 from ..record import MatchRecord
 from ..state import GameState
@@ -265,7 +265,7 @@ def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
     assert state.dice is not None and task.play is not None
     hints = hint(state, *state.dice, analyst)
     _equity(hints[0], analyst)  # an analyst that evaluates nothing says so before anything else
-    legal = state.position.legal_plays(*state.dice)
+    legal = state.legal_plays()
     chosen = legal.index(task.play)
     played = next((h for h in hints if legal.index(h.play) == chosen), None)
     if played is None:
@@ -325,6 +325,15 @@ def analyse(
     tasks = list(_tasks(record))
     if not tasks:
         raise AnalysisError("the record has no decision to judge: no play and no cube action")
+    variant = record.rules.variant
+    for judge in (player, luck):  # before any worker starts: one that cannot play the rules says so
+        try:
+            if isinstance(judge, str):
+                check_variant(parse_player(judge), variant)
+            else:
+                judge.variant = variant
+        except InvalidPlayerError as error:
+            raise AnalysisError(f"the record is played by {variant}: {error}") from None
     if isinstance(player, str):
         name = player
         count = workers if workers is not None else (available_cores() if _worth_sharing(name, len(tasks)) else 1)

@@ -169,9 +169,11 @@ class Bot:
 
     def hints(self, position: Position | GameState, d1: int, d2: int) -> list[Hint]:
         """Every legal play ranked at this bot's depth, noise-free: by cubeful equity (money) or
-        match winning chance (match) in a :class:`GameState`'s cube context, else cubeless."""
+        match winning chance (match) in a :class:`GameState`'s cube context and rules, else cubeless
+        by this bot's rules."""
         context = CubeContext.from_state(position) if isinstance(position, GameState) else None
         if isinstance(position, GameState):
+            self.variant = position.variant
             position = position.position
         return self.analyse(position.array(), d1, d2, full=True, context=context).hints(cubeful=context is not None)
 

@@ -18,8 +18,9 @@ from ..errors import IllegalActionError
 from ..extras import MissingExtraError, require
 from ..match import Match
 from ..notation import whole_number
-from ..players import load_player
+from ..players import check_variant, load_player, parse_player
 from ..position import Color
+from ..server.matches.rules import terms
 from ..state import MAX_MATCH_LENGTH
 from ..variant import Variant, VariantError
 from .table import LocalTable, RemoteTable, ServerClient, Table, TableError, require_client
@@ -121,7 +122,9 @@ def _local_table(args: argparse.Namespace) -> Table:
     match = Match(args.match, dice=SeededDice(args.seed), jacoby=args.jacoby, beavers=args.beavers,
                   variant=args.variant)
     seed = 0 if args.seed is None else args.seed + 1
-    opponent = load_player(args.bot, seed=seed)
+    if not (args.no_hints and args.no_cube_hints):
+        check_variant(parse_player(args.hint_player), args.variant)  # refused now, not at the first hint
+    opponent = load_player(args.bot, seed=seed, variant=args.variant)  # an engine that cannot play it is refused
     return LocalTable(match, opponent, you=Color.WHITE, opponent_name=f"the {args.bot} bot",
                       hint_player=args.hint_player, hints=not args.no_hints, cube_hints=not args.no_cube_hints)
 
@@ -164,10 +167,10 @@ def _lobby(server: ServerClient, read: Callable[[str], str]) -> int | None:
             turn = "your turn" if (m["to_act"] or "").lower() == server.name.lower() else f"{m['to_act']} to act"
             lines.append(f"  {m['id']}: against {other}, {m['length'] or 'money'}"
                          f"{'-point match' if m['length'] else ''}, {turn}")
-        for m in invited:
+        for m in invited:  # what accepting agrees to, in full: the length, variant, clock and rating
             if m["players"]["black"].lower() == server.name.lower():
-                lines.append(f"  {m['id']}: {m['players']['white']} invites you ({m['length'] or 'money'}"
-                             f"{'-point match' if m['length'] else ''}): accept {m['id']} or decline {m['id']}")
+                lines.append(f"  {m['id']}: {m['players']['white']} invites you to {terms(m['length'], m['options'])}: "
+                             f"accept {m['id']} or decline {m['id']}")
         lines.append("Type: play ID, accept ID, decline ID, challenge NAME [LENGTH] (bot:nn:2 for a bot), or quit.")
         print("\n".join(lines), flush=True)
         answer = read("lobby> ")

@@ -68,12 +68,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     verify = subparsers.add_parser(
         "verify-dice",
         help="regenerate every roll of a finished match from its seeds and replay it through the referee",
-        description="Read a match as GET /api/matches/ID?history=all gives it (a file, or --url) and check that "
-        "the server's seed is the one committed to from the start, that every roll follows from it and the "
-        "players' seeds, and that the whole match replays through the referee to the published result.",
+        description="Read a finished match as GET /api/matches/ID?history=all gives it (a file, or --url) and check "
+        "that its record is whole, that its dice scheme is the one it was made under, that the server's seed is "
+        "the one committed to from the challenge, that every roll follows from it and the two sides' seeds, and "
+        "that the whole match replays through the referee (any variant, a match lost on time too) to the "
+        "published end; then say what that proves, whose seeds were whose, and what no record can prove.",
     )
     verify.add_argument("file", metavar="MATCHFILE", nargs="?", help="the match's JSON")
     verify.add_argument("--url", help="the match's address, e.g. http://127.0.0.1:8000/api/matches/7")
+    verify.add_argument("--commitment", metavar="HEX",
+                        help="the commitment your client was shown before it sent your seed: the match's must be it")
     verify.set_defaults(handler=_verify)
 
 
@@ -176,11 +180,12 @@ def _run(settings: Any, sock: socket.socket) -> int:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from ..server.security import GuardedHTTP
+    from ..server.security import GuardedHTTP, Proxies
 
-    GuardedHTTP.configure(settings.limits)
+    GuardedHTTP.configure(settings.limits, Proxies(settings.trusted_proxies))
+    # the app reads X-Forwarded-For itself, from the proxies named alone (uvicorn's own would trust 127.0.0.1)
     common = {"http": GuardedHTTP, "ws": "websockets-sansio", "ws_max_size": 64 * 1024, "log_level": "warning",
-                  "proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies,
+                  "proxy_headers": False,
                   "timeout_graceful_shutdown": int(settings.shutdown_seconds), "timeout_keep_alive": 5,
                   "limit_concurrency": 20_000, "backlog": BACKLOG}
     deadline = Deadline(settings.shutdown_seconds + STOP_MARGIN_SECONDS)
@@ -245,22 +250,40 @@ class Deadline:
 def _read(args: argparse.Namespace) -> dict[str, Any]:
     if (args.file is None) == (args.url is None):
         raise VerifyInputError("give MATCHFILE or --url, one of them")
+    if args.file is not None:
+        try:
+            return _match_json(Path(args.file).read_text(encoding="utf-8"), args.file)
+        except (OSError, UnicodeDecodeError) as error:
+            raise VerifyInputError(f"cannot read {args.file}: {error}") from None
+    base = args.url.split("?", 1)[0]
+    data = _match_json(_fetch(f"{base}?history=all"), args.url)
+    history = data["history"]
+    # the server sends at most 5,000 events at a time: ask for the rest, after the last one received
+    while history and isinstance(data.get("last_seq"), int) and isinstance(history[-1], dict) and \
+            isinstance(history[-1].get("seq"), int) and history[-1]["seq"] < data["last_seq"]:
+        more = _match_json(_fetch(f"{base}?after={history[-1]['seq']}"), args.url)["history"]
+        if not more:
+            break
+        history.extend(more)
+    return data
+
+
+def _fetch(url: str) -> str:
     try:
-        if args.url is not None:
-            url = args.url if "history=" in args.url else args.url + ("&" if "?" in args.url else "?") + "history=all"
-            with urllib.request.urlopen(url, timeout=30) as response:
-                text = response.read(50_000_000).decode("utf-8")
-        else:
-            text = Path(args.file).read_text(encoding="utf-8")
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return str(response.read(50_000_000).decode("utf-8"))
     except (OSError, urllib.error.URLError, UnicodeDecodeError, ValueError) as error:
-        raise VerifyInputError(f"cannot read {args.url or args.file}: {error}") from None
+        raise VerifyInputError(f"cannot read {url}: {error}") from None
+
+
+def _match_json(text: str, where: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise VerifyInputError(f"{args.url or args.file}: not JSON ({error})") from None
+        raise VerifyInputError(f"{where}: not JSON ({error})") from None
     if not isinstance(data, dict) or not isinstance(data.get("dice_proof"), dict) or \
             not isinstance(data.get("history"), list):
-        raise VerifyInputError(f"{args.url or args.file}: expected a match as GET /api/matches/ID?history=all gives it "
+        raise VerifyInputError(f"{where}: expected a match as GET /api/matches/ID?history=all gives it "
                                "(with dice_proof and history)")
     return data
 
@@ -271,12 +294,10 @@ def _verify(args: argparse.Namespace) -> int:
 
     data = _read(args)
     try:
-        checked = verify_match(data)
+        verified = verify_match(data, shown=args.commitment)
     except DiceProofError as error:
         print(f"gammon verify-dice: match {data.get('id')}: FAILED: {error}", file=sys.stderr)
         return 1
-    proof = data["dice_proof"]
-    print(f"match {data.get('id')}: {checked} rolls regenerated from the seed (SHA-256 {proof.get('commitment')}) "
-          "and the players' seeds; the whole match replays through the referee to its published result")
+    print(verified.report())
     return 0
 

@@ -10,6 +10,7 @@ way. The terminal calls the same actions on either and never knows which it has.
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from typing import Any
 
@@ -111,7 +112,7 @@ class LocalTable(Table):
 
     def _hinter(self) -> Player:
         if isinstance(self.hint_player, str):
-            self.hint_player = load_player(self.hint_player)
+            self.hint_player = load_player(self.hint_player, variant=self.match.variant)
         return self.hint_player
 
     def play_hints(self) -> list[dict[str, Any]]:
@@ -309,13 +310,20 @@ class ServerClient:
         return self.get(query)
 
     def challenge(self, opponent: str, length: int, options: dict[str, bool]) -> dict[str, Any]:
-        response = self.post("/api/matches", {"opponent": opponent, "length": length, "options": options})
+        """Invite ``opponent``, with a dice seed of our own chosen only after the server committed to its."""
+        shown = self.post("/api/commitments")
+        if shown.status_code >= 400:
+            raise TableError(f"challenge {opponent}: {_detail(shown)}")
+        response = self.post("/api/matches", {"opponent": opponent, "length": length, "options": options,
+                                              "seed": secrets.token_hex(16), "commitment": shown.json()["token"]})
         if response.status_code >= 400:
             raise TableError(f"challenge {opponent}: {_detail(response)}")
         return response.json()
 
     def answer(self, match_id: int, accept: bool) -> dict[str, Any]:
-        response = self.post(f"/api/matches/{match_id}/{'accept' if accept else 'decline'}")
+        """Accept (with a dice seed of our own: the invitation showed the server's commitment) or decline."""
+        response = self.post(f"/api/matches/{match_id}/{'accept' if accept else 'decline'}",
+                             {"seed": secrets.token_hex(16)} if accept else None)
         if response.status_code >= 400:
             raise TableError(f"match {match_id}: {_detail(response)}")
         return response.json()

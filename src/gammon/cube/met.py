@@ -83,7 +83,7 @@ class MatchEquityTable:
         except (KeyError, TypeError, IndexError):
             raise MatchEquityError("not a match equity table: expected {\"pre_crawford\": {\"table\": [[MWC, ...], ...]}, "
                                    "\"post_crawford\": {\"table\": {\"both\": [MWC, ...]}}}") from None
-        except (ValueError, RecursionError) as error:  # ragged rows, text where a number belongs
+        except (ValueError, OverflowError, RecursionError) as error:  # ragged rows, text or 1e999-size integers
             raise MatchEquityError(
                 f"not a match equity table: its tables must be rows of numbers ({_first_line(error)})"
             ) from None

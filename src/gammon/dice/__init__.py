@@ -149,7 +149,9 @@ class FixedDice:
 
 
 _DIE = re.compile(r"^\s*([1-6])\s*$")
-_PAIR = re.compile(r"^\s*([1-6])\s*[-/, ]?\s*([1-6])\s*$")
+#: Spaces, or one of ``-/,`` with spaces around it, between the dice: written so that no two
+#: quantifiers can take the same space (``\s*[ ]?\s*`` backtracks quadratically on a long run).
+_PAIR = re.compile(r"^\s*([1-6])\s*(?:[-/,]\s*)?([1-6])\s*$")
 
 
 def parse_dice(text: str) -> tuple[int, int]:

@@ -60,12 +60,17 @@ _MARK_LINE = re.compile(r"`" + _MARK + r"([0-9]+)'")
 _BANNER = re.compile(r"^\s*GNU Backgammon\s+(\S+)")
 _THREADS = re.compile(r"^\s*([0-9]+) calculation thread")
 _NUMBER = r"([+-]?[0-9]+(?:\.[0-9]+)?)"
-_HINT = re.compile(r"^\s*([0-9]+)\.\s+(?:Cubeful|Cubeless)\s+([0-9]+)-ply\s+(.*?)\s+(?:Eq\.|MWC):\s+" + _NUMBER)
+# A hint line, ``  1. Cubeful 2-ply    24/23 13/8     Eq.:  +0.123``, and a cube option, ``1. No double
+# +0.456``, are read in two steps, before and after the text in the middle: one pattern with
+# ``\s+(.*?)\s+`` around that text backtracks quadratically on a long run of spaces.
+_HINT_HEAD = re.compile(r"\s*([0-9]+)\.\s+(?:Cubeful|Cubeless)\s+([0-9]+)-ply\s")
+_HINT_VALUE = re.compile(r"\s(?:Eq\.|MWC):\s+" + _NUMBER)
 _CHANCES = re.compile(r"^\s*" + r"\s+".join([_NUMBER] * 3) + r"\s+-\s+" + r"\s+".join([_NUMBER] * 3) + r"\s*$")
 _EVAL_ROW = re.compile(r"^\s*(static|[0-9]+ ply):\s+" + r"\s+".join([_NUMBER] * 7))
-_CUBE_OPTION = re.compile(r"^\s*[0-9]+\.\s+(.+?)\s{2,}" + _NUMBER)
-_CUBELESS = re.compile(r"([0-9]+)-ply cubeless equity\s+" + _NUMBER)
-_PROPER = re.compile(r"Proper cube action:\s*(.+?)\s*$")
+_CUBE_HEAD = re.compile(r"\s*[0-9]+\.\s+")
+_CUBE_VALUE = re.compile(r"(?<!\s)\s{2,}" + _NUMBER)  # from a run's first space only: each run scanned once
+_CUBELESS = re.compile(r"(?<![0-9])([0-9]+)-ply cubeless equity\s+" + _NUMBER)  # likewise from a number's first digit
+_PROPER = re.compile(r"Proper cube action:(.+)")
 _CANNOT_DOUBLE = "You cannot double"
 _NO_MOVES = "There are no legal moves"
 
@@ -139,6 +144,26 @@ def _text(lines: Sequence[str], limit: int = 1500) -> str:
     """Engine output for an error message, shortened from the front."""
     text = "\n".join(line for line in lines if line.strip())
     return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def _hint_row(line: str) -> tuple[int, str, float] | None:
+    """A hint line's depth, play and equity, or None for another line."""
+    head = _HINT_HEAD.match(line)
+    if head is None:
+        return None
+    value = _HINT_VALUE.search(line, head.end())
+    if value is None:
+        return None
+    return int(head.group(2)), line[head.end():value.start()].strip(), float(value.group(1))
+
+
+def _cube_option(line: str) -> tuple[str, float] | None:
+    """A cube option's label (lower case) and equity, or None for another line."""
+    head = _CUBE_HEAD.match(line)
+    value = _CUBE_VALUE.search(line, head.end() + 1) if head is not None else None
+    if head is None or value is None:
+        return None
+    return line[head.end():value.start()].lower(), float(value.group(1))
 
 
 class GnubgProtocol(EngineProtocol):
@@ -329,7 +354,7 @@ class GnubgProtocol(EngineProtocol):
         where = f"{state.position.position_id()} with {dice[0]}-{dice[1]}"
         rows: list[tuple[int, str, float, Probabilities]] = []
         for i, line in enumerate(lines):
-            found = _HINT.match(line)
+            found = _hint_row(line)
             if found is None:
                 continue
             chances = _CHANCES.match(lines[i + 1]) if i + 1 < len(lines) else None
@@ -340,7 +365,7 @@ class GnubgProtocol(EngineProtocol):
                 probabilities = Probabilities(values[0], values[1], values[2], values[4], values[5])
             except ValueError as error:
                 raise EngineProtocolError(f"GNU Backgammon's probabilities {line!r}: {error}") from None
-            rows.append((int(found.group(2)), found.group(3), float(found.group(4)), probabilities))
+            rows.append((*found, probabilities))
         if not rows:
             if any(_NO_MOVES in line for line in lines):
                 raise IllegalEngineMoveError(f"GNU Backgammon finds no legal move in {where}, but there are")
@@ -406,9 +431,9 @@ class GnubgProtocol(EngineProtocol):
                 info["depth"] = int(found.group(1))
                 info["cubeless"] = float(found.group(2))
             elif (found := _PROPER.search(line)) is not None:
-                proper = found.group(1)
-            elif (found := _CUBE_OPTION.match(line)) is not None:
-                label, value = found.group(1).lower(), float(found.group(2))
+                proper = found.group(1).strip() or found.group(1)[-1]
+            elif (option := _cube_option(line)) is not None:
+                label, value = option
                 if label.startswith("no "):
                     key = "no_double"
                 elif "pass" in label or "drop" in label:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import ctypes
 import functools
 import shlex
 import shutil
@@ -33,6 +32,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import IO, Any, TypeVar
 
 from ..errors import EngineError, EngineProtocolError, EngineTerminatedError, EngineTimeoutError
+from ..workers import die_with_parent
 
 T = TypeVar("T")
 
@@ -40,8 +40,6 @@ T = TypeVar("T")
 MAX_LINE = 1 << 20
 #: Lines of a process's stderr kept for error messages.
 STDERR_LINES = 10
-_PR_SET_PDEATHSIG = 1
-_SIGKILL = 9
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:
@@ -63,22 +61,6 @@ def split_command(command: str | Sequence[str]) -> list[str]:
         # "gammon" is this gammon even where its script is not on PATH (a venv not activated).
         argv = [sys.executable, "-m", "gammon", *argv[1:]]
     return argv
-
-
-def die_with_parent() -> Callable[[], None] | None:
-    """A ``preexec_fn`` that makes Linux kill the child when the thread that started it ends
-    (its client died, when no Python code runs any more to close it), or None elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return None
-
-    def preexec() -> None:
-        libc.prctl(_PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
-
-    return preexec
 
 
 class _TooLong:

@@ -117,13 +117,16 @@ class Journey:
 
 
 _TOKEN = re.compile(r"^(?P<path>[^()]+)(?:\((?P<count>[^()]*)\))?$")
+#: Spaces before a repeat count, ``13/10 (2)``; matched only from a run's first space, so a long
+#: run is scanned once, not once from each of its spaces (quadratic).
+_SPACE_BEFORE_COUNT = re.compile(r"(?<!\s)\s+\(")
 
 
 def parse_journeys(text: str) -> list[Journey]:
     """The checker trips written in ``text``, repeats expanded; InvalidMoveError names a bad token."""
     if text.strip().lower() in PASS_WORDS:
         return []
-    cleaned = re.sub(r"\s+\(", "(", text.strip().lower().replace(",", " "))
+    cleaned = _SPACE_BEFORE_COUNT.sub("(", text.strip().lower().replace(",", " "))
     journeys: list[Journey] = []
     for token in cleaned.split():
         match = _TOKEN.match(token)

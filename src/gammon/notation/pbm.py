@@ -19,6 +19,7 @@ from ..board import BAR, OFF, Color
 from ..errors import InvalidMoveError
 from ..play import Play
 from ..position import LegalPlays, Position
+from ..variant import STANDARD, Variant
 from . import whole_number
 from .movetext import Journey
 
@@ -97,8 +98,10 @@ def parse_journeys(text: str, turn: Color, on_bar: bool) -> list[Journey]:
     return journeys
 
 
-def parse_play(text: str, position: Position, dice: tuple[int, int], frame: Color | None = None) -> Play:
-    """The legal play a move line means for ``position`` (its turn colour is the mover) and ``dice``.
+def parse_play(text: str, position: Position, dice: tuple[int, int], frame: Color | None = None,
+               variant: Variant = STANDARD) -> Play:
+    """The legal play a move line means for ``position`` (its turn colour is the mover) and ``dice``
+    by ``variant``'s rules (two-move doubles: a double is two moves).
 
     ``frame`` is the colour whose side of the fixed frame the mover is on (black: ohs, whose
     own numbering the frame is); by default the mover's colour, as the module's frame says.
@@ -108,8 +111,10 @@ def parse_play(text: str, position: Position, dice: tuple[int, int], frame: Colo
     '13/7(2)'
     >>> str(parse_play("2(13-10),2(10-7)", Position(turn=WHITE), (3, 3), frame=BLACK))
     '13/7(2)'
+    >>> str(parse_play("2(13-10)", Position(turn=BLACK), (3, 3), variant=Variant(two_move_doubles=True)))
+    '13/10(2)'
     """
-    legal = LegalPlays(position, *dice)
+    legal = LegalPlays(position, *dice, variant)
     journeys = parse_journeys(text, position.turn if frame is None else frame, position.bar(position.turn) > 0)
     return legal.resolve(journeys, text.strip())
 

@@ -28,16 +28,19 @@ class Decision:
 
 
 def wants_double(player: Player, state: GameState) -> bool:
+    player.variant = state.variant  # the cube's value depends on how doubles are played
     return player.should_double(state.position.array(), CubeContext.from_state(state))
 
 
 def takes(player: Player, state: GameState) -> Response:
     """The answer to a double offered to the side not on roll (the state is the doubler's)."""
+    player.variant = state.variant
     return player.answer_double(state.position.array(), CubeContext.from_state(state))
 
 
 def accepts_resignation(player: Player, state: GameState) -> bool:
     assert state.resignation is not None
+    player.variant = state.variant
     return player.accept_resignation(state.position.array(), CubeContext.from_state(state), int(state.resignation))
 
 
@@ -46,7 +49,10 @@ def decide(player: Player, state: GameState, *, may_double: bool, may_beaver: bo
 
     ``may_double`` and ``may_beaver`` say what the referee allows now (the host knows: the
     Crawford game, cube ownership, the cube limit), so a bot never attempts an illegal action.
+    The player plays by the state's rules (its ``variant``), or raises InvalidPlayerError if
+    it cannot (an external engine offered two-move doubles).
     """
+    player.variant = state.variant
     if state.double_offered:
         answer = takes(player, state)
         if answer is Response.PASS:
@@ -56,4 +62,4 @@ def decide(player: Player, state: GameState, *, may_double: bool, may_beaver: bo
         return Decision(PlayerAction.ACCEPT if accepts_resignation(player, state) else PlayerAction.REJECT)
     if state.dice is None:
         return Decision(PlayerAction.DOUBLE if may_double and wants_double(player, state) else PlayerAction.ROLL)
-    return Decision(PlayerAction.PLAY, player(state, state.position.legal_plays(*state.dice)))
+    return Decision(PlayerAction.PLAY, player(state, state.legal_plays()))

@@ -20,6 +20,7 @@ from ..play import Play
 from ..position import Color, LegalPlays, Position
 from ..state import GameState
 from ..ubgi import Option
+from ..variant import STANDARD, Variant
 
 class EngineSpec(Protocol):
     """What names an external engine: ``gnubg:PLY`` or ``ubgi:CMD`` (a parsed
@@ -103,6 +104,15 @@ class EnginePlayer:
         self._deterministic_asked = False
 
     @property
+    def variant(self) -> Variant:
+        """The standard game: an engine is sent positions and dice, and plays a double as four moves."""
+        return STANDARD
+
+    @variant.setter
+    def variant(self, variant: Variant) -> None:
+        variant.require_standard(self.name)
+
+    @property
     def engine(self):
         if self._engine is None:
             self._engine = open_engine(self.spec)
@@ -153,6 +163,7 @@ class EnginePlayer:
 
     def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
         """The terminal game's opponent interface."""
+        legal_plays.variant.require_standard(self.name)
         if isinstance(state, GameState):
             asked = state.replace(dice=None, double_offered=False, resignation=None)
         else:
@@ -200,6 +211,7 @@ class EnginePlayer:
     def hints(self, position: Position | GameState, d1: int, d2: int) -> list[Hint]:
         """Every legal play of the roll as the engine ranks it (as many as it will rank)."""
         state = position if isinstance(position, GameState) else GameState(position=position)
+        self.variant = state.variant  # refused unless the standard game
         plays = len(state.position.legal_plays(d1, d2))
         self._eval_mode(True)  # a GameState's hints are cubeful, as gammon's own are
         return self.engine.analyse(state.replace(dice=None), (d1, d2), multipv=plays)

@@ -8,6 +8,7 @@ from ..errors import GammonError
 from ..evaluation import CubeDecision, Hint
 from ..position import Position
 from ..state import GameState, GameStatus
+from ..variant import STANDARD
 from .names import load_player
 from .protocol import Player
 
@@ -19,9 +20,10 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
     """Every legal play for the side to act, best first (deeper evaluations rank first).
 
     Given a :class:`GameState`, plays are ranked by cubeful equity with its cube (money) or
-    by match winning chance at its score, shown as equity per cube; given a bare
-    :class:`Position`, by cubeless equity. An external engine's player (``gnubg:2``) ranks
-    them with the engine's own evaluation.
+    by match winning chance at its score, shown as equity per cube, and are those of its rules
+    (its ``variant``: a player that cannot play them raises InvalidPlayerError); given a bare
+    :class:`Position`, by cubeless equity, under the player's own rules. An external engine's
+    player (``gnubg:2``) ranks them with the engine's own evaluation.
 
     >>> hints = hint(Position(), 3, 1, "pubeval")
     >>> hints[0].play_text(), hints[0].loss
@@ -33,7 +35,7 @@ def hint(position: Position | GameState, d1: int, d2: int, player: str | Player 
         raise HintError("the game is over: there are no plays to rank (a side has borne off all 15 checkers)")
     if not isinstance(player, str):
         return player.hints(position, d1, d2)
-    named = load_player(player)
+    named = load_player(player, variant=position.variant if isinstance(position, GameState) else STANDARD)
     try:
         return named.hints(position, d1, d2)
     finally:
@@ -63,8 +65,9 @@ def cube_hint(state: GameState, player: str | Player = DEFAULT_HINT_PLAYER,
         raise CubeHintError("a resignation is pending: answer it before any cube decision")
     context = CubeContext.from_state(state, met)
     if not isinstance(player, str):
+        player.variant = state.variant
         return player.cube_decision(state.position.array(), context)
-    named = load_player(player)
+    named = load_player(player, variant=state.variant)
     try:
         return named.cube_decision(state.position.array(), context)
     finally:

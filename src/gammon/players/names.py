@@ -189,9 +189,8 @@ def _parse_rollout(text: str, parts: list[str]) -> PlayerSpec:
 def check_variant(spec: PlayerSpec, variant: Variant) -> None:
     """Refuse a variant to a player that plays the standard game only (an external engine,
     rollouts), before anything is started."""
-    if not variant.standard and (spec.external or spec.name == ROLLOUT):
-        raise InvalidPlayerError(f"{spec} plays the standard game only, not {variant}; "
-                                 "use gammon's own players (nn, pubeval, simple, untrained, random)")
+    if spec.external or spec.name == ROLLOUT:
+        variant.require_standard(str(spec))
 
 
 def load_player(text: str | PlayerSpec, seed: int = 0, variant: Variant = STANDARD) -> Player:

@@ -11,6 +11,7 @@ from ..evaluation import CubeDecision, Hint, Response
 from ..play import Play
 from ..position import LegalPlays, Position
 from ..state import GameState
+from ..variant import Variant
 
 
 @runtime_checkable
@@ -20,10 +21,14 @@ class Player(Protocol):
 
     Boards are kernel boards seen from the side on roll; a ``context`` is that side's cube
     context (None: a cubeless game). Duels, hints, the terminal game and ``gammon engine``
-    use nothing but these methods, so any player plays anywhere.
+    use nothing but these methods, so any player plays anywhere. A host that knows the rules
+    (a :class:`GameState`'s ``variant``) sets :attr:`variant` before it asks.
     """
 
     name: str
+    #: The rules it plays by: its plays, replies and cube decisions follow them. Setting rules it
+    #: cannot play (two-move doubles to an external engine) raises InvalidPlayerError.
+    variant: Variant
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
         """Restart the player's own randomness (noise, a random evaluator): same seed, same choices."""

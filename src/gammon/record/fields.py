@@ -16,7 +16,13 @@ from ..match import Action, ActionKind, GameResult
 from ..position import Color
 from ..variant import STANDARD, Variant
 
-__all__ = ["GameInput", "GameRecord", "Properties", "RecordError", "RecordFields", "RecordView", "Rules", "beavered"]
+__all__ = ["GameInput", "GameRecord", "Properties", "RecordError", "RecordFields", "RecordView", "Rules", "beavered",
+           "record_number"]
+
+#: The most digits a record's number may have (leading zeros aside): far above any length, score
+#: or cube, and far below the 4,300 at which ``int()`` refuses to convert (and its time grows with
+#: the square of the digits below that).
+MAX_DIGITS = 100
 
 #: SGF properties kept as data on a node (GNU Backgammon's analysis: ``A``, ``DA``, ``LU``, ...),
 #: each a name and its values, in file order.
@@ -33,6 +39,15 @@ class RecordError(GammonError, ValueError):
         self.where = where
         self.message = message
         super().__init__(f"{where}: {message}" if where else message)
+
+
+def record_number(digits: str, where: str, what: str) -> int:
+    """``digits``, which a reader's pattern matched as digits, as a number; RecordError naming
+    ``what`` for more than :data:`MAX_DIGITS` of them."""
+    significant = digits.lstrip("0")
+    if len(significant) > MAX_DIGITS:
+        raise RecordError(where, f"{what} has {len(significant)} digits: expected at most {MAX_DIGITS}")
+    return int(significant or "0")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ import re
 from ..match import Action, ActionKind
 from ..position import Color
 from ..variant import STANDARD
-from .fields import RecordError, RecordFields, RecordView, Rules, beavered, variant_of, variation
+from ..notation import whole_number
+from .fields import RecordError, RecordFields, RecordView, Rules, beavered, record_number, variant_of, variation
 
 __all__ = ["read_mat", "write_mat"]
 
@@ -29,7 +30,11 @@ _COLUMN = 28  # width of black's column, as GNU Backgammon pads it
 _HEADER = re.compile(r";\s*\[\s*([^\s\"\]]+)\s+\"(.*)\"\s*\]\s*")
 _LENGTH = re.compile(r"\s*(\d+)\s+point\s+match\s*", re.IGNORECASE)
 _GAME = re.compile(r"\s*Game\s+(\d+)\s*", re.IGNORECASE)
-_SCORE = re.compile(r"\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*")
+# The score line ``NAME : N   NAME : N`` is split at its colons by hand (:func:`_score_line`): one
+# pattern over it, ``\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*``, backtracks for minutes on
+# a line of spaces around a colon (issue 36). These two read the fields after a colon.
+_SCORE_AFTER_FIRST = re.compile(r"\s*(\d+)\s")
+_SCORE_AFTER_LAST = re.compile(r"\s*(\d+)\s*")
 _ROW = re.compile(r"(\s*)(\d+)\)(.*)")
 _WINS = re.compile(r"(\s*)Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\s*", re.IGNORECASE)
 _STEP = re.compile(r"(\d+|bar)/(\d+|off)(\*?)(\(\d\))?", re.IGNORECASE)
@@ -57,6 +62,7 @@ def read_mat(text: str) -> list[RecordFields]:
     in turn (:meth:`MatchRecord.from_mat <gammon.record.MatchRecord.from_mat>`)."""
     text = text.removeprefix("\ufeff")
     metadata: dict[str, str] = {}
+    comment: list[str] = []  # metadata["comment"] a line at a time, joined once at the end (not per line)
     rules: dict[str, str] = {}
     length: int | None = None
     games: list[_Game] = []
@@ -68,8 +74,8 @@ def read_mat(text: str) -> list[RecordFields]:
         if line.lstrip().startswith(";"):
             header = _HEADER.fullmatch(line.strip())
             if header is None:  # the match's comment, a line at a time
-                note = line.strip()[1:].removeprefix(" ")
-                metadata["comment"] = f"{metadata['comment']}\n{note}" if "comment" in metadata else note
+                metadata.setdefault("comment", "")
+                comment.append(line.strip()[1:].removeprefix(" "))
                 continue
             tag, value = header.group(1), header.group(2)
             if tag in _RULE_TAGS:
@@ -77,14 +83,16 @@ def read_mat(text: str) -> list[RecordFields]:
             else:
                 key = _READ_TAGS.get(tag.lower(), tag)
                 metadata[key] = value.replace(".", "-") if key == "date" else value
+                if key == "comment":
+                    comment = [value]
             continue
         if (found := _LENGTH.fullmatch(line)) is not None and not games:
-            length = int(found.group(1))
+            length = record_number(found.group(1), where, "the match length")
             continue
         if (found := _GAME.fullmatch(line)) is not None:
             if length is None:
                 raise RecordError(where, "a game before the ' N point match' line")
-            if int(found.group(1)) != len(games) + 1:
+            if record_number(found.group(1), where, "the game number") != len(games) + 1:
                 raise RecordError(where, f"expected game {len(games) + 1}, found {found.group(1)}")
             games.append(_Game(number))
             continue
@@ -96,17 +104,20 @@ def read_mat(text: str) -> list[RecordFields]:
         if (found := _WINS.fullmatch(line)) is not None:
             # The winner's column: white's starts after the row number and black's column.
             winner = Color.WHITE if len(found.group(1)) > 5 + _COLUMN // 2 else Color.BLACK
-            game.declared = (winner, int(found.group(2)))
+            game.declared = (winner, record_number(found.group(2), where, "the points won"))
             continue
         if (found := _ROW.fullmatch(line)) is not None:
-            _read_row(game, int(found.group(2)), found.group(3), where)
+            _read_row(game, record_number(found.group(2), where, "the row number"), found.group(3), where)
             continue
-        if game.score is None and (found := _SCORE.fullmatch(line)) is not None:
-            game.names = (found.group(1), found.group(3))
-            game.score = (int(found.group(2)), int(found.group(4)))  # indexed by Color: black 0 (left), white 1
+        if game.score is None and (score := _score_line(line)) is not None:
+            game.names = (score[0], score[2])
+            # indexed by Color: black 0 (left), white 1
+            game.score = (record_number(score[1], where, "a score"), record_number(score[3], where, "a score"))
             continue
         raise RecordError(where, f"expected a score line 'NAME : N   NAME : N', a numbered row or 'Wins N points', "
                           f"found {line.strip()!r}")
+    if "comment" in metadata:
+        metadata["comment"] = "\n".join(comment)
     if length is None:
         raise RecordError("", "no ' N point match' line: not a .mat file")
     scores: list[tuple[int, int]] = []
@@ -133,6 +144,23 @@ def read_mat(text: str) -> list[RecordFields]:
             for candidate in candidates for start_crawford in crawford]
 
 
+def _score_line(line: str) -> tuple[str, str, str, str] | None:
+    """``NAME : N   NAME : N`` as (name, score, name, score) texts, or None: the second name runs to the
+    last colon, the first to the first colon that a score and a space follow. Each colon's fields
+    are read once, so the time is linear in the line whatever it holds."""
+    last = line.rfind(":")
+    second = _SCORE_AFTER_LAST.fullmatch(line, last + 1) if last >= 0 else None
+    if second is None:
+        return None
+    colon = line.find(":", 0, last)
+    while colon >= 0:
+        first = _SCORE_AFTER_FIRST.match(line, colon + 1, last)
+        if first is not None:
+            return line[:colon].strip(), first.group(1), line[first.end():last].strip(), second.group(1)
+        colon = line.find(":", colon + 1, last)
+    return None
+
+
 def _rules(tags: dict[str, str], length: int) -> Rules:
     def on(tag: str, default: bool) -> bool:
         value = tags.get(tag)
@@ -143,12 +171,13 @@ def _rules(tags: dict[str, str], length: int) -> Rules:
         return value.lower() in ("on", "true", "yes")
 
     limit = tags.get("CubeLimit")
-    if limit is not None and not (limit.isascii() and limit.isdigit() and int(limit) > 0):
+    cube_limit = whole_number(limit, 1) if limit is not None else None
+    if limit is not None and cube_limit is None:
         raise RecordError("[CubeLimit]", f"expected a cube value such as \"64\", found {limit!r}")
     named = tags.get("Variation")
     variant = variant_of(named, "[Variation]") if named is not None else STANDARD
     return Rules(on("Crawford", length > 0), on("Jacoby", False), on("Beaver", False),
-                 int(limit) if limit is not None else None, variant)
+                 cube_limit, variant)
 
 
 def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
@@ -184,7 +213,8 @@ def _read_row(game: _Game, row: int, rest: str, where: str) -> None:
         _read_cell(game, color, words, row, where)
         game.cells += 1
     if wins is not None:
-        game.declared = (Color.WHITE if wins.start() > _COLUMN // 2 else Color.BLACK, int(wins.group(1)))
+        winner = Color.WHITE if wins.start() > _COLUMN // 2 else Color.BLACK
+        game.declared = (winner, record_number(wins.group(1), where, "the points won"))
 
 
 def _read_cell(game: _Game, color: Color, words: list[str], row: int, where: str) -> None:
@@ -266,6 +296,7 @@ def write_mat(record: RecordView) -> str:
 def _rows(actions: tuple[Action, ...]) -> list[str]:
     cells: list[str] = []
     first: Color | None = None
+    cube = 1  # doubled by each take, quadrupled by each beaver
     for index, action in enumerate(actions):
         kind = action.kind
         if kind in (ActionKind.OPENING_ROLL, ActionKind.ROLL):
@@ -278,11 +309,13 @@ def _rows(actions: tuple[Action, ...]) -> list[str]:
             steps = [f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in action.play.moves]
             cells.append(f"{dice[0]}{dice[1]}: " + "".join(s + " " for s in steps).rstrip(" " if len(steps) == 4 else ""))
         elif kind == ActionKind.DOUBLE:
-            cells.append(f" Doubles => {2 * _cube_before(actions, index)}")
+            cells.append(f" Doubles => {2 * cube}")
         elif kind == ActionKind.BEAVER:
-            cells.append(f" Beavers => {4 * _cube_before(actions, index)}")
+            cells.append(f" Beavers => {4 * cube}")
+            cube *= 4
         elif kind == ActionKind.TAKE:
             cells.append(" Takes")
+            cube *= 2
         elif kind == ActionKind.DROP:
             cells.append(" Drops")
     if first == Color.WHITE and cells:
@@ -294,14 +327,3 @@ def _rows(actions: tuple[Action, ...]) -> list[str]:
         gap = " " if right and len(left) >= _COLUMN else ""  # a long play still leaves white's column apart
         rows.append(f"{row // 2 + 1:3d}) {left:<{_COLUMN}}{gap}{right}")
     return rows
-
-
-def _cube_before(actions: tuple[Action, ...], index: int) -> int:
-    """The cube's value before the action at ``index`` (doubled by each take, quadrupled by each beaver)."""
-    cube = 1
-    for action in actions[:index]:
-        if action.kind == ActionKind.TAKE:
-            cube *= 2
-        elif action.kind == ActionKind.BEAVER:
-            cube *= 4
-    return cube

@@ -176,8 +176,8 @@ def build(
                     done.append(item)
                 else:  # (colour, move text) read from a file: the referee finds the play it means
                     color, text = item
-                    match.play(_as_written(match, text), color)
-                    done.append(match.history[-1])
+                    played = match.play(_as_written(match, text), color)
+                    done.append(Action(ActionKind.PLAY, color, play=played))  # as history[-1], without copying it
             except GammonError as error:
                 move = game_moves[index] if index < len(game_moves) else len(done) // 2 + 1
                 what = f"{item[0].name.lower()} play {item[1] or '(no move)'}" if isinstance(item, tuple) else str(item)
@@ -187,7 +187,7 @@ def build(
                 raise RecordError(f"game {number}, move {move}", f"{what} is not allowed: {error}"
                                   + _legal_hint(match, str(error))) from None
         if declared is not None:
-            done += _finish(match, declared, number)
+            done += _finish(match, declared, number, started=bool(done))
         records.append(GameRecord(
             score=at.score, actions=tuple(done), result=match.result, crawford=at.crawford,
             notes=dict(notes[number - 1]) if number - 1 < len(notes) else {},
@@ -196,7 +196,7 @@ def build(
     return MatchRecord(white, black, length, tuple(records), rules, dict(metadata or {}))
 
 
-def _finish(match: Match, declared: tuple[Color, int], number: int) -> list[Action]:
+def _finish(match: Match, declared: tuple[Color, int], number: int, started: bool) -> list[Action]:
     """Check a declared result against the play, or end the game by the resignation it implies."""
     winner, points = declared
     where = f"game {number}"
@@ -206,8 +206,15 @@ def _finish(match: Match, declared: tuple[Color, int], number: int) -> list[Acti
             raise RecordError(where, f"the file says {winner.name.lower()} wins {points}, but the play ends "
                               f"with {result}")
         return []
-    state = match.state
     loser = winner.other
+    opening: list[Action] = []
+    if match.state.status == GameStatus.NONE and not started:
+        # resigned before its first play: no file writes a row for an opening roll nobody played
+        # (GNU Backgammon neither), so the file cannot say it. Read as one the resigner won, 2-1;
+        # written back, it is again no row.
+        opening = [Action(ActionKind.OPENING_ROLL, loser, dice=(2, 1))]
+        match.apply(opening[0])
+    state = match.state
     if state.status != GameStatus.PLAYING or match.to_act != loser or state.double_offered:
         raise RecordError(where, f"the file says {winner.name.lower()} wins {points} points, but the game is not "
                           f"over and {loser.name.lower()} cannot resign now")
@@ -219,7 +226,7 @@ def _finish(match: Match, declared: tuple[Color, int], number: int) -> list[Acti
             actions = [Action(ActionKind.RESIGN, loser, resignation=kind), Action(ActionKind.ACCEPT, winner)]
             for action in actions:
                 match.apply(action)
-            return actions
+            return opening + actions
     raise RecordError(where, f"{winner.name.lower()} wins {points} points, which no resignation gives "
                       f"with the cube at {cube.value}")
 
@@ -230,8 +237,8 @@ def _as_written(match: Match, text: str) -> Play | str:
     steps = []
     for word in text.split():
         source, _, target = word.rstrip("*").partition("/")
-        if "(" in target or not target:
-            return text
+        if "(" in target or not target or len(source) > 3 or len(target) > 3:
+            return text  # no point has a longer name: the referee's reader says what it is
         steps.append(Move(BAR if source == "bar" else int(source), OFF if target == "off" else int(target)))
     play = Play(tuple(steps))
     try:

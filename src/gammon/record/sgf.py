@@ -23,7 +23,8 @@ from ..position import Color
 from ..referee import CubeState, WinKind, points_won
 from ..state import Resignation
 from ..variant import Variant
-from .fields import GameRecord, Properties, RecordError, RecordFields, RecordView, Rules, beavered
+from ..notation import whole_number
+from .fields import GameRecord, Properties, RecordError, RecordFields, RecordView, Rules, beavered, record_number
 
 __all__ = ["read_sgf", "write_sgf"]
 
@@ -35,6 +36,7 @@ _SGF_COLOR = {"B": Color.WHITE, "W": Color.BLACK}
 _CUBE = {"double": ActionKind.DOUBLE, "take": ActionKind.TAKE, "drop": ActionKind.DROP}
 
 Node = list[tuple[str, list[str]]]
+_PROPERTY_NAME = re.compile(r"[A-Za-z]+")
 _TAKE_NOTES: tuple[str, tuple[str, ...]] = ("", ())  # separates a beaver's own notes from its take's
 
 
@@ -53,24 +55,35 @@ def _parse(text: str) -> list[list[Node]]:
         return at
 
     def tree(at: int) -> tuple[list[Node], int]:
+        """The main line of the game tree opening at ``at``: its nodes, then its first variation's,
+        and so on down. A loop with a stack, not recursion: nesting as deep as the file is long
+        neither overflows Python's stack nor copies a variation's nodes once per level."""
         nodes: list[Node] = []
-        branched = False  # the main line follows a tree's first variation only
+        branched = bytearray(1)  # per open "(": 1 once a variation has opened in it
+        main = 1  # the open trees on the main line: the outermost ones (each its parent's first variation)
         at = skip(at + 1)  # past "("
         while True:
             if at >= n:
                 raise RecordError(where(at), "the file ends inside a game tree: expected ')'")
             char = text[at]
-            if char == ";" and not branched:
+            if char == ";" and not branched[-1]:
                 node, at = _node(at + 1)
-                nodes.append(node)
+                if main == len(branched):
+                    nodes.append(node)
             elif char == "(":
-                branch, at = tree(at)
-                if not branched:
-                    nodes.extend(branch)
-                branched = True
+                if main == len(branched) and not branched[-1]:
+                    main += 1  # the main line follows a tree's first variation only
+                branched[-1] = 1
+                branched.append(0)
+                at = skip(at + 1)
                 continue
             elif char == ")":
-                return nodes, skip(at + 1)
+                branched.pop()
+                main = min(main, len(branched))
+                at = skip(at + 1)
+                if not branched:
+                    return nodes, at
+                continue
             else:
                 raise RecordError(where(at), f"expected ';', '(' or ')', found {char!r}")
             at = skip(at)
@@ -79,7 +92,7 @@ def _parse(text: str) -> list[list[Node]]:
         node: Node = []
         at = skip(at)
         while at < n and text[at].isalpha():
-            found = re.compile(r"[A-Za-z]+").match(text, at)
+            found = _PROPERTY_NAME.match(text, at)
             assert found is not None
             name, at = found.group().upper(), skip(found.end())
             values: list[str] = []
@@ -178,9 +191,10 @@ def _match_info(values: list[str], number: int) -> dict[str, int]:
     for value in values:
         key, _, amount = value.partition(":")
         if key in ("length", "game", "ws", "bs"):
-            if not (amount.isascii() and amount.isdigit()):
+            whole = whole_number(amount)
+            if whole is None:
                 raise RecordError(f"game {number}", f"MI[{value}]: expected a whole number after '{key}:'")
-            info[key] = int(amount)
+            info[key] = whole
     return info
 
 
@@ -190,7 +204,7 @@ def _result(values: list[str] | None, number: int) -> tuple[Color, int] | None:
     found = re.fullmatch(r"\s*([BW])\+(\d+)(R?)\s*", values[0])
     if found is None:
         raise RecordError(f"game {number}", f"RE[{values[0]}]: expected e.g. RE[W+2] or RE[B+4R]")
-    return _SGF_COLOR[found.group(1)], int(found.group(2))
+    return _SGF_COLOR[found.group(1)], record_number(found.group(2), f"game {number}", f"RE[{values[0]}]")
 
 
 def _point(letter: str, color: Color, where: str, value: str) -> int:

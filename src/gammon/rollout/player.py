@@ -21,6 +21,7 @@ from ..evaluation import CubeDecision, Hint, Probabilities, Response
 from ..play import Play
 from ..position import LegalPlays, Position
 from ..state import GameState
+from ..variant import Variant
 from .run import RolloutError, RolloutResult
 from .trial import Roller
 
@@ -46,6 +47,15 @@ class RolloutPlayer:
         else:
             self.seed = int(seed)
         self.inner.reseed(seed)
+
+    @property
+    def variant(self) -> Variant:
+        """The standard game: rollouts (:class:`~.trial.Roller`) play no other, and refuse to be set to one."""
+        return self.inner.variant
+
+    @variant.setter
+    def variant(self, variant: Variant) -> None:
+        variant.require_standard(self.name)
 
     # -- the ranking ------------------------------------------------------------------------------
     def rollout_after(self, after: np.ndarray, context: CubeContext | None,
@@ -91,6 +101,7 @@ class RolloutPlayer:
         """The candidates rolled out and ranked first (cubeful with a game state's cube), the rest after."""
         context = CubeContext.from_state(position) if isinstance(position, GameState) else None
         if isinstance(position, GameState):
+            self.variant = position.variant
             position = position.position
         return self.ranked(position.array(), d1, d2, context)[0]
 
@@ -104,6 +115,7 @@ class RolloutPlayer:
 
     def __call__(self, state: object, legal_plays: LegalPlays) -> Play:
         d1, d2 = legal_plays.dice
+        self.variant = legal_plays.variant
         context = CubeContext.from_state(state) if isinstance(state, GameState) else None
         _, order = self.ranked(legal_plays.position.array(), d1, d2, context)
         return legal_plays[order[0]]

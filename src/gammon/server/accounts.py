@@ -10,7 +10,8 @@ per address, and per name — except from a **known device** (a browser holding 
 cookie an earlier log-in of that account gave it, or an address it logged in from before),
 which has a count of its own. So a stranger guessing a name is stopped after a few tries,
 while the owner, from where they always log in, is not; an attempt that succeeds gives its
-count back.
+count back. An owner already logged in who gives the password again (to change it) is counted
+by that log-in alone, so strangers' guesses never block what the owner's token and password ask.
 """
 
 from __future__ import annotations
@@ -24,23 +25,25 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import Readers
 from .errors import Conflict, TooManyRequests, Unauthorized, Unavailable, Unprocessable
 from .limits import forget, hit, sweep
 from .matches.store import Seat
-from .models import DEVICES, LIMITS, SESSIONS, USERS, utcnow
+from .models import DEVICES, LIMITS, NETWORKS, SESSIONS, USERS, network, skeleton, utcnow
 from .settings import Limits
 from .writer import Writer
 
 log = logging.getLogger("gammon.server")
+T = TypeVar("T")
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{1,19}")  #: matched whole (``fullmatch``): no trailing newline slips in
 EMAIL = re.compile(r"[^@\s<>,;\"']{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
@@ -153,10 +156,10 @@ class Accounts:
         self.session_days = session_days
         self._touching: set[int] = set()
         #: With no other process writing the database, a log-in read once is remembered until
-        #: this process ends it (every change of an account goes through here and forgets it).
+        #: this process ends it (every change of an account goes through :meth:`_change`, which forgets it).
         self.single_process = single_process
         self._known: OrderedDict[str, tuple[Account, dt.datetime, dt.datetime]] = OrderedDict()
-        #: Times remembered log-ins were dropped: a read that overlapped a drop is not remembered.
+        #: Changes of accounts committed so far: a read that overlapped one is not remembered.
         self._forgotten = 0
 
     # -- finding ---------------------------------------------------------------------------------
@@ -174,8 +177,8 @@ class Accounts:
             existing = _find(connection, name)
             if existing is not None:
                 return existing
-            connection.execute(insert(USERS).values(name=name, is_bot=True, created=utcnow(), rating=1500.0,
-                                                    experience=0, rated_matches=0, mail_on_turn=False))
+            connection.execute(insert(USERS).values(name=name, skeleton=skeleton(name), is_bot=True, created=utcnow(),
+                                                    rating=1500.0, experience=0, opponents=0, mail_on_turn=False))
             made = _find(connection, name)
             assert made is not None
             return made
@@ -193,8 +196,7 @@ class Accounts:
             if count > limit:
                 raise TooManyRequests(f"at most {limit} accounts an hour from one address: try again later",
                                       retry_after=wait)
-            if _find(connection, name) is not None:
-                raise Conflict(f"name: {name!r} is taken")
+            _refuse_look_alike(connection, name)
 
         await self.writer.run(reserve)
         hashed = await self.passwords.hash(password)
@@ -202,13 +204,15 @@ class Accounts:
         def create(connection: Connection) -> Account:
             try:
                 with connection.begin_nested():
-                    connection.execute(insert(USERS).values(name=name, password_hash=hashed, is_bot=False,
-                                                            created=utcnow(), rating=1500.0, experience=0,
-                                                            rated_matches=0, mail_on_turn=True))
+                    connection.execute(insert(USERS).values(name=name, skeleton=skeleton(name), password_hash=hashed,
+                                                            is_bot=False, created=utcnow(), rating=1500.0,
+                                                            experience=0, opponents=0, mail_on_turn=True))
             except IntegrityError:
+                _refuse_look_alike(connection, name)  # a name registered meanwhile: say which
                 raise Conflict(f"name: {name!r} is taken") from None
             made = _find(connection, name)
             assert made is not None
+            _seen_on(connection, made.id, address, utcnow())
             return made
 
         return await self.writer.run(create)
@@ -227,8 +231,10 @@ class Accounts:
         await self.writer.run(work)
         return account
 
-    async def _check(self, name: object, password: object, address: str,
-                     device: str | None) -> tuple[Account, list[str]]:
+    async def _check(self, name: object, password: object, address: str, device: str | None,
+                     owner: Account | None = None) -> tuple[Account, list[str]]:
+        """The account of this name and password, counted against the limits (see the module).
+        ``owner``: the account's own log-in asks (a password change), and is counted on its own."""
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD \
                 or len(name) > 64:
             raise Unauthorized("wrong name or password")
@@ -247,15 +253,22 @@ class Accounts:
                     if known is not None:
                         browser = candidate == device_hash
                         break
-            # a browser that logged in to this account before is counted on its own: neither
-            # strangers at its address nor strangers guessing its name can lock it out
-            counted = [] if browser else [(f"login:address:{address}", limits.login_per_address)]
-            counted.append((f"login:device:{known}", limits.login_per_device) if known is not None
-                           else (f"login:name:{key}", limits.login_per_name))
+            if owner is not None:  # the owner's log-in, proving the password again: by that log-in alone,
+                # so that strangers' guesses at the name never block it
+                counted = [(f"password:session:{owner.session_id}" if owner.session_id is not None
+                            else f"password:account:{owner.id}", limits.login_per_device)]
+            else:  # a browser that logged in to this account before is counted on its own: neither
+                # strangers at its address nor strangers guessing its name can lock it out
+                counted = [] if browser else [(f"login:address:{address}", limits.login_per_address)]
+                counted.append((f"login:device:{known}", limits.login_per_device) if known is not None
+                               else (f"login:name:{key}", limits.login_per_name))
             keys = []
             for counter, limit in counted:
                 count, wait = hit(connection, counter, limits.login_window)
                 keys.append(counter)
+                if count > limit and owner is not None:
+                    raise TooManyRequests(f"too many wrong passwords from this log-in: try again in "
+                                          f"{int(wait // 60) + 1} minutes", retry_after=wait)
                 if count > limit:
                     who = "this address" if counter.startswith("login:address") else repr(name)
                     raise TooManyRequests(f"too many log-in attempts for {who}: try again in {int(wait // 60) + 1} "
@@ -290,6 +303,7 @@ class Accounts:
                 .returning(SESSIONS.c.id)).scalar_one()
             for device_hash in (token_hash(device_token), _address_device(account.id, address)):
                 _remember_device(connection, account.id, device_hash, now)
+            _seen_on(connection, account.id, address, now)
             return int(session_id)
 
         session_id = await self.writer.run(work)
@@ -328,21 +342,28 @@ class Accounts:
         if row.last_used is None or now - row.last_used > TOUCH_EVERY:
             self._touch(row.session_id)
         account = _with(_account(row), session_id=row.session_id)
-        if self.single_process and epoch == self._forgotten:  # no account changed while it was read
+        if self.single_process and epoch == self._forgotten:  # no change of an account committed while it was read
             self._known[hashed] = (account, row.expires, row.last_used or now)
             while len(self._known) > KNOWN_LOG_INS:
                 self._known.popitem(last=False)
         return account
 
-    def _forget(self, user_id: int, session_id: int | None = None) -> None:
-        """Drop remembered log-ins of ``user_id`` (only ``session_id``'s, when given): the account changed."""
-        self._forgotten += 1
-        for hashed, (account, _, _) in list(self._known.items()):
-            if account.id == user_id and (session_id is None or account.session_id == session_id):
-                del self._known[hashed]
+    async def _change(self, user_id: int, work: Callable[[Connection], T], session_id: int | None = None) -> T:
+        """Run ``work``, a change of ``user_id``'s account or log-ins (only ``session_id``'s, when
+        given), then forget what is remembered of them: after the commit, so that no read made
+        before it is remembered after it (:meth:`authenticate` keeps a read only if no change was
+        committed while it ran). Forgotten whatever the outcome: forgetting is never wrong."""
+        try:
+            return await self.writer.run(work)
+        finally:
+            self._forgotten += 1
+            for hashed, (account, _, _) in list(self._known.items()):
+                if account.id == user_id and (session_id is None or account.session_id == session_id):
+                    del self._known[hashed]
 
     def _touch(self, session_id: int) -> None:
-        """Note a log-in's use and extend it (in the background: nothing waits on it)."""
+        """Note a log-in's use and extend it (in the background: nothing waits on it). It only updates
+        the row, so a log-in ended meanwhile stays ended."""
         if session_id in self._touching:
             return
         self._touching.add(session_id)
@@ -363,8 +384,8 @@ class Accounts:
     # -- log-ins -------------------------------------------------------------------------------------
     async def log_out(self, account: Account) -> None:
         session_id = account.session_id
-        self._forget(account.id, session_id)
-        await self.writer.run(lambda connection: connection.execute(SESSIONS.delete().where(SESSIONS.c.id == session_id)))
+        await self._change(account.id, lambda connection: connection.execute(
+            SESSIONS.delete().where(SESSIONS.c.id == session_id)), session_id)
 
     async def sessions(self, account: Account) -> list[dict[str, Any]]:
         """Your log-ins: when made and last used, until when, from where (the current one marked)."""
@@ -384,21 +405,20 @@ class Accounts:
                 query = query.where(SESSIONS.c.id == session_id)
             return int(connection.execute(query).rowcount or 0)
 
-        self._forget(account.id, session_id)
-        return await self.writer.run(work)
+        return await self._change(account.id, work, session_id)
 
     async def change_password(self, account: Account, old: object, new: object, address: str) -> None:
         """A new password; every log-in of the account ends (the caller logs in again)."""
-        checked, _ = await self._check(account.name, old, address, None)
+        checked, keys = await self._check(account.name, old, address, None, owner=account)
         new = check_password(new, account.name)
         hashed = await self.passwords.hash(new)
 
         def work(connection: Connection) -> None:
+            _count_back(connection, keys)  # a right password gives its attempt back, as a log-in does
             connection.execute(update(USERS).where(USERS.c.id == checked.id).values(password_hash=hashed))
             connection.execute(SESSIONS.delete().where(SESSIONS.c.user_id == checked.id))
 
-        self._forget(checked.id)
-        await self.writer.run(work)
+        await self._change(checked.id, work)
 
     # -- addresses --------------------------------------------------------------------------------------
     async def request_address(self, account: Account, address: object) -> str | None:
@@ -416,8 +436,7 @@ class Accounts:
             connection.execute(update(USERS).where(USERS.c.id == account.id).values(
                 email_pending=address, email_code=token_hash(code), email_code_at=utcnow()))
 
-        self._forget(account.id)
-        await self.writer.run(work)
+        await self._change(account.id, work)
         return code
 
     async def confirm_address(self, account: Account, code: object) -> str:
@@ -441,17 +460,15 @@ class Accounts:
                 raise Conflict("email: this address belongs to another account") from None
             return str(row.email_pending)
 
-        self._forget(account.id)
-        return await self.writer.run(work)
+        return await self._change(account.id, work)
 
     async def forget_address(self, account: Account) -> None:
-        self._forget(account.id)
-        await self.writer.run(lambda connection: connection.execute(update(USERS).where(USERS.c.id == account.id).values(
-            email=None, email_pending=None, email_code=None, email_code_at=None)))
+        await self._change(account.id, lambda connection: connection.execute(
+            update(USERS).where(USERS.c.id == account.id).values(email=None, email_pending=None, email_code=None,
+                                                                 email_code_at=None)))
 
     async def set_mail_on_turn(self, account: Account, on: bool) -> None:
-        self._forget(account.id)
-        await self.writer.run(lambda connection: connection.execute(
+        await self._change(account.id, lambda connection: connection.execute(
             update(USERS).where(USERS.c.id == account.id).values(mail_on_turn=on)))
 
     # -- upkeep ---------------------------------------------------------------------------------------
@@ -464,6 +481,7 @@ class Accounts:
             connection.execute(SESSIONS.delete().where(SESSIONS.c.expires < now))
             sweep(connection, now - window)
             connection.execute(DEVICES.delete().where(DEVICES.c.last_used < now - dt.timedelta(days=365)))
+            connection.execute(NETWORKS.delete().where(NETWORKS.c.last_seen < now - dt.timedelta(days=365)))
             connection.execute(update(USERS).where(USERS.c.email_code_at < now - dt.timedelta(hours=CODE_HOURS))
                                .values(email_pending=None, email_code=None, email_code_at=None))
 
@@ -485,6 +503,31 @@ def _with(account: Account, **changes: Any) -> Account:
 def _find(connection: Connection, name: str) -> Account | None:
     row = connection.execute(select(*_ACCOUNT_COLUMNS).where(func.lower(USERS.c.name) == name[:64].lower())).first()
     return None if row is None else _account(row)
+
+
+def _refuse_look_alike(connection: Connection, name: str) -> None:
+    """409 when ``name`` is taken, or looks like a name that is (:func:`~gammon.server.models.skeleton`)."""
+    existing = connection.execute(select(USERS.c.name).where(
+        or_(func.lower(USERS.c.name) == name.lower(), USERS.c.skeleton == skeleton(name)))
+        .order_by(USERS.c.id)).scalars().first()
+    if existing is None:
+        return
+    if existing.lower() == name.lower():
+        raise Conflict(f"name: {name!r} is taken")
+    raise Conflict(f"name: {name!r} is too like an existing name, {existing!r}: choose another")
+
+
+def _seen_on(connection: Connection, user_id: int, address: str, now: dt.datetime) -> None:
+    """Note the network ``address`` is on for ``user_id``: a rating does not count as opponents
+    people seen on one network (docs/server.md)."""
+    where = network(address)
+    if not connection.execute(update(NETWORKS).where(NETWORKS.c.user_id == user_id, NETWORKS.c.network == where)
+                              .values(last_seen=now)).rowcount:
+        try:
+            with connection.begin_nested():
+                connection.execute(insert(NETWORKS).values(user_id=user_id, network=where, last_seen=now))
+        except IntegrityError:  # noted by another server at the same moment
+            pass
 
 
 def _count_back(connection: Connection, keys: list[str]) -> None:

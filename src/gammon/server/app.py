@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from .errors import ServerError, TooManyRequests
 from .routes import accounts, analysis, lists, lobby, matches, pages, pbm, streams
 from .runtime import Runtime
-from .security import Guard
+from .security import Guard, Proxies
 from .settings import Settings
 
 log = logging.getLogger("gammon.server")
@@ -44,7 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="gammon", version="2", lifespan=lifespan, openapi_url="/api/openapi.json",
                   docs_url=None, redoc_url=None)
     app.state.runtime = runtime
-    app.add_middleware(Guard, limit=MAX_BODY)
+    app.add_middleware(Guard, limit=MAX_BODY, proxies=Proxies(settings.trusted_proxies))
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, error: ServerError) -> JSONResponse:

@@ -3,18 +3,22 @@ checker may go next, with the checker moves entered so far and not yet sent.
 
 The rules stay in :class:`~gammon.match.Match`: the moves are entered on a copy of the
 committed match (``move``, as the terminal enters them), so the page never decides what is
-legal. A finished match's replay asks for the board after any of its events.
+legal. A finished match's replay asks for the board after any of its events. :func:`board`
+takes plain values (a state, the play to draw), so it runs in a job's process
+(:mod:`gammon.server.replays`), never on the event loop.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import GammonError
 from ..events import ActionKind
-from ..match import Match
+from ..match import Action, Match
 from ..play import OFF, Play
 from ..position import Color
+from ..state import GameState
 from ..svg import board_svg, point_boxes
 from .errors import Unprocessable
 from .matches.live import side_name
@@ -33,11 +37,14 @@ def _steps(text: str) -> list[tuple[int, int]]:
     return [(move.source, move.target) for move in play.moves]
 
 
-def board(match: Match, crawford: bool, view: Color, moves: str = "") -> dict[str, Any]:
-    """The picture and the grid of ``match``'s board from ``view``'s side (see the module)."""
-    state = match.state
-    last = next((action for action in reversed(match.history) if action.kind in (ActionKind.PLAY, ActionKind.NEW_GAME)),
-                None)  # the last play of this game, drawn as arrows
+def last_shown(history: Sequence[Action]) -> Action | None:
+    """The action a board draws with: the last play of the game (as arrows), or the game's start (none)."""
+    return next((action for action in reversed(history) if action.kind in (ActionKind.PLAY, ActionKind.NEW_GAME)), None)
+
+
+def board(state: GameState, last: Action | None, crawford: bool, view: Color, moves: str = "") -> dict[str, Any]:
+    """The picture and the grid of the board in ``state`` from ``view``'s side, ``last``
+    (:func:`last_shown`) drawn as arrows (see the module)."""
     mirror = Match.from_state(state, crawford=crawford)
     entered: list[str] = []
     if moves:

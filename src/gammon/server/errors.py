@@ -42,6 +42,12 @@ class Conflict(ServerError):
     status = 409
 
 
+class NotAcceptable(ServerError):
+    """An answer the client does not take in a form the server will send (a huge page refused gzip)."""
+
+    status = 406
+
+
 class Unprocessable(ServerError):
     """A request the rules refuse: an illegal play or action, a bad option."""
 

@@ -9,6 +9,9 @@ Queries use these tables through SQLAlchemy Core (``User.__table__``), not ORM s
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
+import re
+import unicodedata
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -35,6 +38,47 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
+#: Characters of a name that look alike, after NFKC and case folding (which already make ``I`` an
+#: ``i`` and ``O`` an ``o``), each class written as one: i I l L 1 | as ``l``; o O 0 as ``o``;
+#: s S 5 as ``s``; z Z 2 as ``z``; b B 8 as ``b``. Then the pairs that read as one letter:
+#: ``rn`` as ``m``, ``vv`` as ``w``, ``cl`` as ``d`` (docs/server.md).
+_LOOK_ALIKE = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o", "5": "s", "2": "z", "8": "b"})
+_PAIRS = {"rn": "m", "vv": "w", "cl": "d"}
+_PAIR = re.compile("|".join(_PAIRS))
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like, for telling names apart: two names with one skeleton are one name
+    to a reader, so only the first may be registered (``users.skeleton`` is unique).
+
+    >>> skeleton("aIice") == skeleton("alice") == skeleton("ALICE")
+    True
+    >>> skeleton("a1234I") == skeleton("a1234l"), skeleton("rnary") == skeleton("Mary")
+    (True, True)
+    """
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return _PAIR.sub(lambda pair: _PAIRS[pair.group()], folded.translate(_LOOK_ALIKE))
+
+
+def network(address: str) -> str:
+    """The network a client's address is part of (an IPv4 /24, an IPv6 /64, the loopback as one;
+    anything that is not an address as it is): accounts seen on one network are not told apart
+    when a rating counts its opponents (docs/server.md, "Ratings nobody can farm").
+
+    >>> network("203.0.113.77"), network("::ffff:203.0.113.9"), network("127.0.5.1"), network("2001:db8::1")
+    ('203.0.113.0/24', '203.0.113.0/24', 'loopback', '2001:db8::/64')
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return address.strip().lower()[:64]
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 64}", strict=False))
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -43,13 +87,16 @@ class User(Base):
     """A person (name and argon2id hash) or a bot (``bot:NAME``, no password); both are rated.
 
     Names are unique without regard to case in the database itself (an index on ``lower(name)``),
-    and so are confirmed e-mail addresses.
+    and so are their skeletons (:func:`skeleton`: no two names that look alike) and confirmed
+    e-mail addresses. ``skeleton`` is empty only for an account older than the rule whose name
+    looks like an older account's (both were kept).
     """
 
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    skeleton: Mapped[str | None] = mapped_column(String(64))  #: :func:`skeleton` of the name
     password_hash: Mapped[str | None] = mapped_column(String(255))
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     email: Mapped[str | None] = mapped_column(String(255))  #: a confirmed address: the only one mail goes to
@@ -59,12 +106,14 @@ class User(Base):
     mail_on_turn: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     rating: Mapped[float] = mapped_column(Float, default=1500.0)
     experience: Mapped[int] = mapped_column(Integer, default=0)
-    rated_matches: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  #: against established players
+    #: distinct opponents of finished matches that count (docs/server.md): people once each, bots together once
+    opponents: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
 
 Index("ux_users_name_lower", func.lower(User.name), unique=True)
 Index("ux_users_email_lower", func.lower(User.email), unique=True)
+Index("ux_users_skeleton", User.skeleton, unique=True)
 
 
 class Session(Base):
@@ -95,6 +144,17 @@ class Device(Base):
     last_used: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
 
 
+class Network(Base):
+    """A network (:func:`network`) an account logged in or registered from: people seen on one
+    network do not count as each other's opponents for a rating (docs/server.md)."""
+
+    __tablename__ = "networks"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    network: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    last_seen: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+
 class LimitCounter(Base):
     """How many times ``key`` (a limit and who it limits) was used since ``window_start``:
     incremented atomically, so every server on the database shares one count."""
@@ -107,11 +167,13 @@ class LimitCounter(Base):
 
 
 class Commitment(Base):
-    """A dice seed drawn and committed before a player chooses theirs (``POST /api/commitments``)."""
+    """A dice seed drawn and committed before a player chooses theirs (``POST /api/commitments``):
+    the account that asked for it alone may use it, and an unused one is swept after a while."""
 
     __tablename__ = "commitments"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     seed: Mapped[str] = mapped_column(String(64))
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
@@ -133,7 +195,9 @@ class MatchRow(Base):
     commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of the server's seed
     challenger_seed: Mapped[str | None] = mapped_column(String(64))  # each player's own seed, shown from the start
     opponent_seed: Mapped[str | None] = mapped_column(String(64))
-    dice_scheme: Mapped[int] = mapped_column(Integer, default=2, server_default="1")  # 1: the server's seed alone
+    # the dice scheme the match was made under (gammon.server.matches.fair_dice): 3 since 0009, so a row
+    # written without one is never read under an older scheme; 1 (the server's seed alone) only before 0003
+    dice_scheme: Mapped[int] = mapped_column(Integer, default=3, server_default="3")
     digest: Mapped[str | None] = mapped_column(String(64))  # SHA-256 chain over the events written so far
     rolls_drawn: Mapped[int] = mapped_column(Integer, default=0)
     next_seq: Mapped[int] = mapped_column(Integer, default=0)  # events written so far: a read sees only these
@@ -208,14 +272,40 @@ class AnalysisRow(Base):
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     started: Mapped[dt.datetime | None] = mapped_column(DateTime)
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime)
+    #: the server process running it (host, boot, process): a restarted server knows its own leftovers
+    runner: Mapped[str | None] = mapped_column(String(200))
+
+
+class FinishedRecord(Base):
+    """A finished match's ``.mat`` record, made once from its events (a long match takes seconds to
+    replay) and read from here by every later request, on every server."""
+
+    __tablename__ = "match_records"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    mat: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Heartbeat(Base):
+    """When a server last said it serves (one row, every server process writes it each second):
+    a gap between two beats is time the server was down or frozen, which no clock counts."""
+
+    __tablename__ = "heartbeat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    beat: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
 USERS = cast(Table, User.__table__)  # the tables as Core sees them (the queries use these)
 SESSIONS = cast(Table, Session.__table__)
 DEVICES = cast(Table, Device.__table__)
+NETWORKS = cast(Table, Network.__table__)
 LIMITS = cast(Table, LimitCounter.__table__)
 COMMITMENTS = cast(Table, Commitment.__table__)
 MATCHES = cast(Table, MatchRow.__table__)
 EVENTS = cast(Table, Event.__table__)
 RATING_CHANGES = cast(Table, RatingChange.__table__)
 ANALYSES = cast(Table, AnalysisRow.__table__)
+MATCH_RECORDS = cast(Table, FinishedRecord.__table__)
+HEARTBEAT = cast(Table, Heartbeat.__table__)

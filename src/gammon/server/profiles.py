@@ -51,7 +51,7 @@ def ratings_by_name(connection: Connection, names: list[str]) -> dict[str, float
 
 def card(row: Any, provisional_matches: int) -> dict[str, Any]:
     """What every view of a player shows."""
-    established = Rated(bool(row.is_bot), row.rated_matches).established(provisional_matches)
+    established = Rated(bool(row.is_bot), row.opponents).established(provisional_matches)
     return {"name": row.name, "bot": bool(row.is_bot), "rating": round(row.rating, 2), "experience": row.experience,
             "provisional": not established, "created": row.created.isoformat() + "Z"}
 
@@ -60,7 +60,7 @@ def toplist(connection: Connection, period: Literal["all", "week"], limit: int, 
             bots: bool = False) -> list[dict[str, Any]]:
     """The ranked players of ``period``: established people (or, ``bots``, the bots) with a rated match."""
     chosen: Any = USERS.c.is_bot.is_(True) if bots else \
-        (USERS.c.is_bot.is_(False)) & (USERS.c.rated_matches >= provisional_matches)
+        (USERS.c.is_bot.is_(False)) & (USERS.c.opponents >= provisional_matches)
     if period == "all":
         ranked = connection.execute(select(USERS).where(chosen, USERS.c.experience > 0)
                                     .order_by(USERS.c.rating.desc(), USERS.c.name).limit(limit))

@@ -2,7 +2,8 @@
 
 One database (a SQLAlchemy engine), its readers and its one writer; the accounts and the match service
 over them; the broadcaster that feeds the event streams; the bots' seats and their worker
-processes; the mailer when a relay is set; the play-by-mail doors. :meth:`Runtime.start`
+processes; the request jobs' and the analysts' processes (forked after the bots are prepared),
+the replays and the analyses over them; the mailer when a relay is set; the play-by-mail doors. :meth:`Runtime.start`
 brings them up in that order and :meth:`Runtime.stop` takes them down in reverse, within
 the shutdown deadline whatever is open.
 """
@@ -16,7 +17,7 @@ import os
 from collections import Counter
 from typing import Any
 
-from ..workers import Workers, available_cores
+from ..workers import Jobs, Workers, available_cores
 from .accounts import Accounts, Passwords
 from .analyses import Analyses
 from .database import Readers, migrate, open_database
@@ -29,13 +30,14 @@ from .notify import Broadcaster
 from .pbm.executor import report
 from .pbm.line_server import serve_lines
 from .pbm.mail import Mailer, Relay, serve_mail
+from .replays import Replays
 from .seats import BotSeats
 from .settings import Settings
 from .warmup import offered, prepare, prepare_worker
 from .writer import Writer
 
 log = logging.getLogger("gammon.server")
-SWEEP_SECONDS = 600.0  #: how often expired log-ins and finished limit windows are cleared
+SWEEP_SECONDS = 600.0  #: how often expired log-ins, finished limit windows and unused commitments are cleared
 
 
 class Runtime:
@@ -69,6 +71,7 @@ class Runtime:
             postgres = self.database.url.set(drivername="postgresql").render_as_string(hide_password=False)
         policy = Policy(provisional_matches=limits.provisional_matches, pair_matches_per_day=limits.pair_matches_per_day,
                         challenges_per_hour=limits.challenges_per_user,
+                        invitations_per_target=limits.invitations_per_target,
                         notify_postgres=dialect == "postgresql" and not settings.redis_url,
                         single_process=dialect == "sqlite")
         self.service = MatchService(self.readers, self.writer, policy, self._changed)
@@ -77,18 +80,28 @@ class Runtime:
         await self.broadcaster.start()
         bots = offered(settings.hint_player, settings.external_bots)
         await asyncio.to_thread(prepare, bots)  # before the workers fork, so they inherit it (see .warmup)
-        self.workers = Workers(settings.bot_workers or min(2, available_cores()), initializer=prepare_worker,
-                               initargs=(bots,))
+        bot_workers = settings.bot_workers or min(2, available_cores())
+        self.workers = Workers(bot_workers, initializer=prepare_worker, initargs=(bots,))
+        # what requests ask to be read, replayed or drawn, and the analyses: never on the event loop,
+        # each job in a process killed at its budget (gammon.workers.Jobs)
+        memory = limits.job_memory * 2**20
+        self.jobs = Jobs(limits.job_workers or min(4, max(2, available_cores())), seconds=limits.job_seconds,
+                         memory=memory, queue=limits.job_queue)
+        at_once = limits.analyses_at_once or max(1, bot_workers // 2)
+        self.analysts = Jobs(at_once, seconds=limits.analysis_seconds, memory=memory, queue=at_once)
+        self.replays = Replays(self.readers, self.writer, self.jobs)
         self.seats = BotSeats(self.service, self.workers)
         self.seats.start()
-        self.analyses = Analyses(self.readers, self.writer, self.workers, self.service,
+        self.analyses = Analyses(self.readers, self.writer, self.analysts, self.jobs, self.replays, self.service,
                                  analyst=settings.analysis_player, per_hour=limits.analyses_per_user,
-                                 single_process=dialect == "sqlite")
+                                 waiting=limits.analyses_waiting, single_process=dialect == "sqlite")
         self.analyses.start()
         if settings.smtp_relay:
             self.mailer = Mailer(Relay.parse(settings.smtp_relay, settings.mail_from), self.readers,
                                  limits.mails_per_address, lambda live: report(self, live))
         self._spawn(self._sweep())
+        # the time the server was down comes out of the running turns before anyone can act (.matches.clock)
+        await self.service.heartbeat()
         self._spawn(Timekeeper(self.service, settings.invitation_hours, settings.idle_days).run())
         if settings.pbm_port is not None:
             self.listeners.append(await serve_lines(self, settings.host, settings.pbm_port,
@@ -109,6 +122,8 @@ class Runtime:
         if self.mailer is not None:
             await self.mailer.stop()
         await asyncio.to_thread(self.workers.close)
+        await asyncio.to_thread(self.jobs.close)
+        await asyncio.to_thread(self.analysts.close)
         await asyncio.to_thread(self.writer.stop)
         self.readers.close()
         self.passwords.close()
@@ -134,6 +149,8 @@ class Runtime:
         while True:
             with contextlib.suppress(Exception):
                 await self.accounts.sweep()
+            with contextlib.suppress(Exception):
+                await self.service.sweep_commitments()
             await asyncio.sleep(SWEEP_SECONDS)
 
     @property

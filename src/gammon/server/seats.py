@@ -4,6 +4,12 @@ A bot's thinking runs in the worker pool (:class:`gammon.workers.Workers`), neve
 event loop, so a 2-ply decision delays nobody's request. Its move then goes through the
 match service like anyone's, against the version it was computed for: if the match moved
 on meanwhile, the move is refused and the bot looks again.
+
+A bot never hangs a match. It plays by the match's rules (its variant: two-move doubles,
+nackgammon), and one that cannot is refused at the challenge. When its decision fails (an
+error, a crashed worker, no answer within :data:`THINK_SECONDS`, an action the rules refuse,
+:data:`REFUSALS` refusals in a row), the server acts for it with a legal stand-in
+(:func:`stand_in`: a random legal play, marked ``fallback`` and told as such) and logs why.
 """
 
 from __future__ import annotations
@@ -11,14 +17,17 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidPlayerError
-from ..match import PlayerAction
-from ..players import Player, cube_hint, hint, load_player, parse_player
+from ..match import Match, PlayerAction
+from ..players import Player, check_variant, cube_hint, hint, load_player, parse_player
 from ..players.decisions import Decision, decide
+from ..players.names import ROLLOUT
 from ..state import GameState
+from ..variant import STANDARD, Variant, VariantError
 from ..workers import Workers
 from .errors import ServerError, Unprocessable
 from .matches import store
@@ -48,7 +57,11 @@ class BotChoice:
         return BOT_PREFIX + self.player
 
 
-#: The bots the lobby offers, weakest first (any ``bot:PLAYER`` may still be challenged by name).
+#: The deepest search a challenge may ask of gammon's own bots (``bot:nn:2``, the Grandmaster).
+MAX_BOT_PLY = 2
+
+#: The bots the lobby offers, weakest first (any other ``bot:PLAYER`` of gammon's own, up to
+#: :data:`MAX_BOT_PLY` and no rollouts, may still be challenged by name).
 BOT_CHOICES = (
     BotChoice("random", "Random", "makes random legal moves"),
     BotChoice("simple", "Simple", "plain rules of thumb, no look-ahead"),
@@ -72,21 +85,48 @@ def bot_choices(external: tuple[str, ...]) -> list[BotChoice]:
         more.append(BotChoice(str(spec), title, "an external engine the operator runs"))
     return [*BOT_CHOICES, *more]
 SWEEP_SECONDS = 2.0
+#: Seconds a bot's decision may take, waiting for a worker included, before the server acts for it.
+THINK_SECONDS = 60.0
+#: The bot's actions the service may refuse in a row (not counting a match that moved on) before it does.
+REFUSALS = 3
+#: Tries at one turn (a match that keeps moving on, a busy database) before its driver stops and
+#: leaves it to the sweep.
+TRIES = 50
 
-_players: dict[str, Player] = {}
+_players: dict[tuple[str, Variant], Player] = {}
 
 
-def check_bot(name: str, allowed_external: tuple[str, ...]) -> str:
-    """The canonical name of an offered bot (``bot:NAME`` without the prefix), else 422 naming what is offered."""
+def check_bot(name: str, allowed_external: tuple[str, ...], variant: object = "standard") -> str:
+    """The canonical name of an offered bot (``bot:NAME`` without the prefix) that plays ``variant``
+    (a match's ``options.variant``), else 422 naming what is offered or what it cannot play."""
     try:
         spec = parse_player(name)
     except InvalidPlayerError as error:
         raise Unprocessable(f"opponent: {error}") from None
     canonical = str(spec)
+    if not spec.external and (spec.name == ROLLOUT or spec.ply > MAX_BOT_PLY):
+        # a bot thinks in the workers every other bot shares: one that thinks for minutes a move
+        # (rollouts, 3 ply) would hold them, and every other match's bot would be played for
+        raise Unprocessable(f"opponent: bot:{canonical} thinks too long a move for this server: its own bots "
+                            f"look at most {MAX_BOT_PLY} rolls ahead, and roll out nothing")
     if spec.external and canonical not in allowed_external:
         offered = ", ".join(allowed_external) or "none"
         raise Unprocessable(f"opponent: the operator does not offer bot:{canonical} (external engines offered: {offered})")
+    try:
+        rules = Variant.parse(variant) if isinstance(variant, str) else STANDARD
+    except VariantError:
+        rules = STANDARD  # the match's options refuse it, naming options.variant
+    check_player(canonical, rules, "opponent")
     return canonical
+
+
+def check_player(name: str, variant: Variant, field: str) -> None:
+    """422 (naming ``field``) for a player that cannot play ``variant``: an external engine or rollouts
+    offered two-move doubles would play a double as four moves, and every play would be refused."""
+    try:
+        check_variant(parse_player(name), variant)
+    except InvalidPlayerError as error:
+        raise Unprocessable(f"{field}: {error}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,28 +142,53 @@ class Turn:
 
 
 def think(turn: Turn) -> Decision:
-    """In a worker: the bot's decision (players are loaded once per worker and kept)."""
-    player = _player(turn.bot)
+    """In a worker: the bot's decision by the match's rules (players are loaded once per worker
+    and rules, and kept)."""
+    player = _player(turn.bot, turn.state.variant)
     player.reseed(turn.match_id * 100_003 + turn.version)
     return decide(player, turn.state, may_double=turn.may_double, may_beaver=turn.may_beaver)
 
 
-def _player(name: str) -> Player:
-    player = _players.get(name)
+def _player(name: str, variant: Variant) -> Player:
+    player = _players.get((name, variant))
     if player is None:
-        player = _players[name] = load_player(name)
+        player = _players[name, variant] = load_player(name, variant=variant)
     return player
 
 
 def hint_task(player: str, state: GameState) -> list[dict[str, Any]]:
-    """In a worker: every legal play of the side to act, ranked (as ``gammon hint`` ranks them)."""
+    """In a worker: every legal play of the side to act by the match's rules, ranked (as ``gammon hint`` ranks them)."""
     assert state.dice is not None
-    return [item.as_dict() for item in hint(state, *state.dice, player=_player(player))]
+    return [item.as_dict() for item in hint(state, *state.dice, player=_player(player, state.variant))]
 
 
 def cube_hint_task(player: str, state: GameState) -> dict[str, Any]:
     """In a worker: the cube decision of the side on roll (with a double pending: the doubler's)."""
-    return dict(cube_hint(state, _player(player)).as_json())
+    return dict(cube_hint(state, _player(player, state.variant)).as_json())
+
+
+def stand_in(match: Match, seed: int) -> Decision:
+    """What the server does for a bot that cannot decide, each legal now so the match goes on: a
+    random legal play (drawn from ``seed``: the same turn, the same play), a roll without doubling,
+    a take, an accepted resignation (the resigning side gives the points away)."""
+    state = match.state
+    if state.double_offered:
+        return Decision(PlayerAction.TAKE)
+    if state.resignation is not None:
+        return Decision(PlayerAction.ACCEPT)
+    if state.dice is None:
+        return Decision(PlayerAction.ROLL)
+    plays = match.legal_plays
+    return Decision(PlayerAction.PLAY, plays[random.Random(seed).randrange(len(plays))])
+
+
+def illegal(decision: Decision, match: Match) -> str | None:
+    """Why the referee would refuse ``decision`` now (None: it is legal), so a bad one is never sent."""
+    if decision.kind not in available_actions(match):
+        return f"it chose to {decision.kind}, which is not allowed now"
+    if decision.kind == PlayerAction.PLAY and (decision.play is None or decision.play not in match.legal_plays):
+        return f"it chose {decision.play}, which is not a legal play of {match.state.dice} by the match's rules"
+    return None
 
 
 class BotSeats:
@@ -154,31 +219,40 @@ class BotSeats:
             self._again.add(match_id)
 
     async def _drive(self, match_id: int) -> None:
-        failures = 0
+        refused = tries = 0
         try:
-            while True:
+            while tries < TRIES:
+                tries += 1
                 live = await self.service.current(match_id)
                 turn = _turn_of(live)
                 if turn is None:
                     return
                 to_act = live.info.to_act_id
                 seat = live.info.seat(to_act) if to_act is not None else None
-                assert seat is not None, "_turn_of found a bot to act"
-                if turn.state.dice is None and not turn.may_double and not turn.state.double_offered \
-                        and turn.state.resignation is None:
-                    decision = Decision(PlayerAction.ROLL)  # nothing to think about
+                assert seat is not None and live.match is not None, "_turn_of found a bot to act"
+                decided = await self._decide(turn, live.match, refused)
+                if isinstance(decided, Decision):
+                    decision = decided
                 else:
-                    decision = await asyncio.wrap_future(self.workers.submit(think, turn))
+                    decision = stand_in(live.match, turn.match_id * 100_003 + turn.version)
+                    log.warning("bot %s in match %d (version %d): %s; the server %s for it", seat.name, match_id,
+                                turn.version, decided, f"plays the random legal play {decision.play}"
+                                if decision.play is not None else f"does {decision.kind}")
                 try:
                     await self.service.act(seat, match_id, decision.kind, version=turn.version,
-                                           play=str(decision.play) if decision.play is not None else None)
-                except ServerError as error:
-                    failures += 1
-                    log.info("bot move in match %d refused: %s", match_id, error)
-                    if failures > 20:
-                        log.error("bot %s gave up on match %d: its actions keep being refused", seat.name, match_id)
-                        return
-                    await asyncio.sleep(0.05 * failures)
+                                           play=str(decision.play) if decision.play is not None else None,
+                                           fallback=decision is not decided and decision.play is not None)
+                except Unprocessable as error:  # the rules refuse it
+                    refused += 1
+                    log.warning("bot move in match %d refused: %s", match_id, error)
+                except ServerError as error:  # the match moved on while the bot thought, or the server is busy
+                    log.info("bot move in match %d not applied: %s; looking again", match_id, error)
+                else:
+                    refused = tries = 0
+                    continue
+                await asyncio.sleep(0.05 * min(tries, 20))
+            log.error("bot driver for match %d stopped after %d tries at one turn; the sweep will look again",
+                      match_id, TRIES)
         except asyncio.CancelledError:
             raise
         except Exception:  # a broken engine must not take the server down
@@ -188,6 +262,25 @@ class BotSeats:
             if match_id in self._again:
                 self._again.discard(match_id)
                 self.kick(match_id)
+
+    async def _decide(self, turn: Turn, match: Match, refused: int) -> Decision | str:
+        """The bot's decision, or why it has none the referee would take (then the server acts for it)."""
+        if refused >= REFUSALS:
+            return f"its last {refused} actions were refused"
+        state = turn.state
+        if state.dice is None and not turn.may_double and not state.double_offered and state.resignation is None:
+            return Decision(PlayerAction.ROLL)  # nothing to think about
+        # Waited for, never cancelled: a pool's future set after it was cancelled would break the pool.
+        thought = asyncio.wrap_future(self.workers.submit(think, turn))
+        thought.add_done_callback(lambda done: done.cancelled() or done.exception())  # a late failure is not news
+        finished, _ = await asyncio.wait({thought}, timeout=THINK_SECONDS)
+        if not finished:  # a worker that hangs, or crashed, never answers
+            return f"no decision within {THINK_SECONDS:g} s"
+        try:
+            decision = thought.result()
+        except Exception as error:  # noqa: BLE001 - any failure of a bot's thinking is answered the same way
+            return f"its thinking failed: {type(error).__name__}: {error}"
+        return illegal(decision, match) or decision
 
     async def _sweep(self) -> None:
         """Now and then: bots waiting to act (after a restart, or a move made on another server)."""

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -42,13 +43,29 @@ class Limits:
                                      "log-in attempts for one name from a device it logged in from before, per window", 10)
     login_window: int = _setting("LIMIT_LOGIN_WINDOW", "seconds a log-in attempt counts against the limits", 900)
     registrations_per_address: int = _setting("LIMIT_REGISTRATIONS", "accounts opened from one address per hour", 10)
-    commands_per_address: int = _setting("LIMIT_COMMANDS", "play-by-mail commands from one address per minute", 120)
+    commands_per_address: int = _setting("LIMIT_COMMANDS", "play-by-mail commands from one client per minute (by "
+                                         "e-mail: from one sender, never the relay)", 120)
     commands_per_request: int = _setting("LIMIT_COMMANDS_PER_REQUEST", "commands read from one POST /pbm or mail", 20)
-    challenges_per_user: int = _setting("LIMIT_CHALLENGES", "invitations one person may send per hour", 30)
-    mails_per_address: int = _setting("LIMIT_MAILS", "mails sent to one confirmed address per hour "
-                                      "(an unconfirmed one gets at most 3 codes an hour)", 60)
+    challenges_per_user: int = _setting("LIMIT_CHALLENGES", "invitations one person may send per hour (one sent "
+                                        "without its challenger's password: its sender's address)", 30)
+    invitations_per_target: int = _setting("LIMIT_INVITATIONS", "invitations one person may be sent per hour, by "
+                                           "everyone together", 20)
+    mails_per_address: int = _setting("LIMIT_MAILS", "mails to one confirmed address per hour about what its owner "
+                                      "did, and as many about what each other player did (an address gets at most "
+                                      "3 codes an hour from one account)", 60)
     analyses_per_user: int = _setting("LIMIT_ANALYSES", "analyses one person may ask for per hour (of a match or an "
                                       "uploaded record)", 10)
+    analyses_waiting: int = _setting("LIMIT_ANALYSES_WAITING", "analyses of one person queued or running at once", 2)
+    analyses_at_once: int | None = _setting("LIMIT_ANALYSES_AT_ONCE", "analyses this server runs at once, each in a "
+                                            "process of its own (default: half the bot workers, at least 1)")
+    analysis_seconds: float = _setting("LIMIT_ANALYSIS_SECONDS", "seconds an analysis may run before its process is "
+                                       "killed and it fails", 900.0)
+    job_workers: int | None = _setting("LIMIT_JOB_WORKERS", "processes that read uploads, replay matches and draw "
+                                       "boards for requests (default: cores, 2 to 4)")
+    job_seconds: float = _setting("LIMIT_JOB_SECONDS", "seconds one such job may take before its process is killed "
+                                  "(the request gets 422 or 503)", 30.0)
+    job_memory: int = _setting("LIMIT_JOB_MEMORY", "MiB a job or an analysis may take beyond its process's start", 1024)
+    job_queue: int = _setting("LIMIT_JOB_QUEUE", "jobs waiting for a process before requests are refused (503)", 64)
     hash_workers: int = _setting("LIMIT_HASH_WORKERS", "password hashes computed at once", 2)
     hash_queue: int = _setting("LIMIT_HASH_QUEUE", "password hashes waiting before log-ins are refused (503)", 64)
     write_queue: int = _setting("LIMIT_WRITE_QUEUE", "writes waiting for the database before requests are refused (503)",
@@ -60,7 +77,8 @@ class Limits:
     header_timeout: float = _setting("LIMIT_HEADER_TIMEOUT", "seconds a client has to send a request's headers", 10.0)
     body_timeout: float = _setting("LIMIT_BODY_TIMEOUT", "seconds a client has to send a request's body", 10.0)
     provisional_matches: int = _setting("PROVISIONAL_MATCHES",
-                                        "rated matches against established players before a rating counts", 5)
+                                        "distinct opponents (bots together as one, nobody seen on the player's "
+                                        "network) a rating is measured against before it counts", 5)
     pair_matches_per_day: int = _setting("PAIR_MATCHES_PER_DAY", "rated matches between the same two players per day", 3)
 
 
@@ -83,8 +101,9 @@ class Settings:
     smtp_relay: str | None = _setting("SMTP_RELAY", "HOST:PORT that mails are sent through")
     mail_from: str = _setting("MAIL_FROM", "the From of the server's mails", "gammon@localhost")
     public_url: str | None = _setting("PUBLIC_URL", "the address players reach the site at (https://... makes cookies Secure)")
-    trusted_proxies: str = _setting("TRUSTED_PROXIES",
-                                    "addresses whose X-Forwarded-For/Proto are believed (a reverse proxy)", "127.0.0.1")
+    trusted_proxies: str | None = _setting("TRUSTED_PROXIES", "reverse proxies whose X-Forwarded-For/Proto are "
+                                           "believed, comma-separated addresses or networks (none: every peer is "
+                                           "the client)")
     session_days: int = _setting("SESSION_DAYS", "days a log-in lasts without being used", 30)
     invitation_hours: float = _setting("INVITATION_HOURS", "hours an unanswered invitation stays open", 72.0)
     idle_days: float = _setting("IDLE_DAYS", "days a match waits for a person to act before they lose it", 14.0)
@@ -137,11 +156,41 @@ class Settings:
                 raise ServerConfigError(f"--smtp-relay: expected HOST:PORT such as 127.0.0.1:25, got {self.smtp_relay!r}")
         if self.session_days < 1:
             raise ServerConfigError(f"{PREFIX}SESSION_DAYS: expected at least 1, got {self.session_days}")
+        trusted_networks(self.trusted_proxies)
+        limits = self.limits
+        for name, count, low, high in (("ANALYSES_WAITING", limits.analyses_waiting, 1, 1000),
+                                       ("ANALYSES_AT_ONCE", limits.analyses_at_once, 1, 64),
+                                       ("JOB_WORKERS", limits.job_workers, 1, 64),
+                                       ("JOB_MEMORY", limits.job_memory, 64, 2**20),
+                                       ("JOB_QUEUE", limits.job_queue, 0, 100_000)):
+            if count is not None and not low <= count <= high:
+                raise ServerConfigError(f"{PREFIX}LIMIT_{name}: expected {low}-{high}, got {count}")
+        for name, seconds in (("ANALYSIS_SECONDS", limits.analysis_seconds), ("JOB_SECONDS", limits.job_seconds)):
+            if not 0 < seconds < 10**6:
+                raise ServerConfigError(f"{PREFIX}LIMIT_{name}: expected seconds above 0, got {seconds:g}")
 
     @property
     def secure_cookies(self) -> bool:
         """Cookies carry ``Secure`` when players reach the site over HTTPS."""
         return bool(self.public_url and self.public_url.startswith("https://"))
+
+
+def trusted_networks(spec: str | None) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """The networks ``GAMMON_TRUSTED_PROXIES`` names (none when empty); a wrong one is refused, named.
+
+    >>> trusted_networks("127.0.0.1, 10.0.0.0/8")
+    (IPv4Network('127.0.0.1/32'), IPv4Network('10.0.0.0/8'))
+    """
+    networks = []
+    for part in (spec or "").split(","):
+        if not part.strip():
+            continue
+        try:
+            networks.append(ipaddress.ip_network(part.strip(), strict=False))
+        except ValueError:
+            raise ServerConfigError(f"{PREFIX}TRUSTED_PROXIES: expected addresses or networks such as 127.0.0.1 or "
+                                    f"10.0.0.0/8, comma-separated; got {part.strip()[:60]!r}") from None
+    return tuple(networks)
 
 
 def _read(cls: type, environ: Mapping[str, str]) -> dict[str, Any]:

@@ -1,24 +1,31 @@
-"""Dice nobody can choose: the server commits to a secret seed, each player adds one of theirs.
+"""Dice nobody can choose: the server commits to a secret seed, each side adds one of its own.
 
-Before a match, the server draws a 32-byte seed and shows its SHA-256 (the commitment); a
-client that wants the dice out of the server's hands asks for the commitment first
-(``POST /api/commitments``) and only then sends its own seed. The challenger's seed comes
-with the challenge and the challenged player's with the acceptance, both shown to all, so
-by the time the dice are fixed no one could have chosen them: not the server (committed
-before it saw the last seed), not a player (who never saw the server's seed). The dice key
-is HMAC-SHA256(server seed, "gammon-dice-2|" + challenger's seed + "|" + opponent's seed);
-roll number ``n`` is read from HMAC-SHA256(key, ``n``): its bytes, in order, below 252 give
-a die as ``1 + byte % 6`` (252 = 42 × 6, so every face is equally likely). The server's seed
-is revealed when the match ends, and :func:`gammon.server.verify.verify_match` regenerates
-every roll and replays the match through the referee.
+Before a match, the server draws a 32-byte seed and shows its commitment: from scheme 3,
+SHA-256 over ``"gammon-dice-3|"`` and the seed, so the commitment names the scheme and a match
+made under it cannot later be read under another (:func:`commitment`). A person's seed comes
+after that: the challenger asks for the commitment first (``POST /api/commitments``) and sends
+its seed with the token; the challenged player sends theirs with the acceptance, the invitation
+having shown the commitment. A side that sends no seed (a bot, or a person whose client does not
+take part) gets one derived from the commitment itself (:func:`drawn_seed`): fixed before any
+person's seed, and anyone can check it. So no one chooses the dice: not the server (committed
+before it saw a person's seed, and unable to pick a drawn seed after), not a player (who never
+saw the server's seed). The dice key is HMAC-SHA256(server seed, ``"gammon-dice-3|"`` +
+challenger's seed + ``"|"`` + opponent's seed); roll ``n`` is read from HMAC-SHA256(key, ``n``):
+its bytes, in order, below 252 give a die as ``1 + byte % 6`` (252 = 42 × 6, so every face is
+equally likely). The server's seed is revealed when the match ends, and
+:func:`gammon.server.matches.proof.verify_match` regenerates every roll and replays the match.
 
-Matches made before players' seeds existed (scheme 1) use the server's seed as the key.
+Earlier schemes, read as what they are: 2 (the same key under ``"gammon-dice-2|"``, its
+commitment the seed's bare SHA-256) and 1 (before players' seeds: the server's seed alone is the
+key, so it proves only that the dice were fixed when the commitment was shown).
 
 >>> seed = bytes(32)
 >>> dice_of(seed, 0), dice_of(seed, 1)
 ((4, 2), (6, 3))
 >>> dice_key(seed, "alice's seed", "bob's seed", scheme=2).hex()[:16]
 'bde1b07b5b894356'
+>>> commitment(seed, scheme=1) == commitment(seed, scheme=2) != commitment(seed)
+True
 """
 
 from __future__ import annotations
@@ -30,9 +37,12 @@ import secrets
 
 from ...errors import GammonError
 
-__all__ = ["CommittedDice", "DiceProofError", "check_player_seed", "commitment", "dice_key", "dice_of", "new_seed",
-           "player_seed"]
+__all__ = ["SCHEME", "SCHEMES", "SIDES", "CommittedDice", "DiceProofError", "check_player_seed", "checked_key", "commitment",
+           "dice_key", "dice_of", "drawn_seed", "new_seed"]
 
+SCHEME = 3  #: the scheme every new match is made under
+SCHEMES = (1, 2, 3)  #: the schemes a match may have been made under
+SIDES = ("challenger", "opponent")  #: whose seed: the challenger (white) and the challenged (black)
 PLAYER_SEED = re.compile(r"[\x21-\x7e]{1,64}")  #: a player's seed: 1-64 printable ASCII characters, no spaces
 
 
@@ -44,11 +54,6 @@ def new_seed() -> bytes:
     return secrets.token_bytes(32)
 
 
-def player_seed() -> str:
-    """A seed drawn for a player who sent none (a bot's, or a client's that does not take part)."""
-    return secrets.token_hex(16)
-
-
 def check_player_seed(seed: object, field: str = "seed") -> str:
     """A player's seed as given, or :class:`DiceProofError` naming ``field`` and what was expected."""
     if not isinstance(seed, str) or not PLAYER_SEED.fullmatch(seed):
@@ -56,19 +61,55 @@ def check_player_seed(seed: object, field: str = "seed") -> str:
     return seed
 
 
-def commitment(seed: bytes) -> str:
-    """What a match shows of its server seed before the end: its SHA-256, in hex."""
+def commitment(seed: bytes, scheme: int = SCHEME) -> str:
+    """What a match shows of its server seed before the end, in hex: from scheme 3 the SHA-256 of
+    the scheme's name and the seed (so it names its scheme), before that of the seed alone."""
+    if scheme >= 3:
+        return hashlib.sha256(f"gammon-dice-{scheme}|".encode() + seed).hexdigest()
     return hashlib.sha256(seed).hexdigest()
+
+
+def drawn_seed(commitment: str, side: str) -> str:
+    """The seed of a side that sent none (a bot's, or a person's who did not choose one): derived
+    from the commitment, so fixed before anyone's seed was sent, and checkable by anyone."""
+    if side not in SIDES:
+        raise DiceProofError(f"side: expected challenger or opponent, got {side!r}")
+    return hashlib.sha256(f"gammon-dice-3|drawn|{side}|{commitment}".encode()).hexdigest()[:32]
 
 
 def dice_key(server_seed: bytes, challenger_seed: str | None, opponent_seed: str | None, *, scheme: int) -> bytes:
     """The key every roll of a match is read from (see the module)."""
+    if scheme not in SCHEMES:
+        raise DiceProofError(f"dice_proof.scheme: expected one of {', '.join(map(str, SCHEMES))}, got {scheme!r}")
     if scheme == 1:
         return server_seed
     if challenger_seed is None or opponent_seed is None:
         raise DiceProofError("both players' seeds are needed before the dice can be rolled")
-    message = f"gammon-dice-2|{challenger_seed}|{opponent_seed}".encode()
+    message = f"gammon-dice-{scheme}|{challenger_seed}|{opponent_seed}".encode()
     return hmac.new(server_seed, message, hashlib.sha256).digest()
+
+
+def checked_key(seed_hex: str, shown: str, challenger_seed: str | None, opponent_seed: str | None, *,
+                scheme: int) -> bytes:
+    """The dice key of a match, once its seed is the one committed to under its own scheme: what
+    the server rolls from and what :mod:`.proof` checks with, so a scheme changed after the match
+    was made rolls nothing and verifies nothing."""
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except (TypeError, ValueError):
+        raise DiceProofError(f"dice_proof.seed: expected 64 hex digits, got {str(seed_hex)[:70]!r}") from None
+    if len(seed) != 32:
+        raise DiceProofError(f"dice_proof.seed: expected 64 hex digits, got {len(seed) * 2}")
+    key = dice_key(seed, challenger_seed, opponent_seed, scheme=scheme)  # refuses an unknown scheme
+    if commitment(seed, scheme) != shown:
+        raise DiceProofError(f"dice_proof.commitment: under scheme {scheme} the seed commits to "
+                             f"{commitment(seed, scheme)}, not to the commitment shown, {str(shown)[:70]}"
+                             + ("" if scheme == SCHEME or commitment(seed) != shown else
+                                f", which is the seed's scheme-{SCHEME} commitment: the scheme was changed"))
+    if scheme == 1 and (challenger_seed is not None or opponent_seed is not None):
+        raise DiceProofError("dice_proof.scheme: scheme 1 takes no players' seeds, but this match carries them: it "
+                             "was made under a later scheme and changed since")
+    return key
 
 
 def dice_of(key: bytes, number: int) -> tuple[int, int]:

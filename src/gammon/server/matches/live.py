@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,9 +22,9 @@ from ...match import Action, Match
 from ...narration import Narrator
 from ...position import Color, Position
 from ...state import GameState, GameStatus
-from .fair_dice import CommittedDice, dice_key
+from .fair_dice import CommittedDice, checked_key
 from .rules import variant_of
-from .store import EventRow, MatchInfo
+from .store import ActionRow, EventRow, MatchInfo
 
 SIDES = {Color.WHITE: "white", Color.BLACK: "black"}
 
@@ -71,7 +71,9 @@ def start_state(info: MatchInfo) -> GameState:
 
 
 def committed_dice(info: MatchInfo, drawn: int | None = None) -> CommittedDice:
-    key = dice_key(bytes.fromhex(info.seed), info.challenger_seed, info.opponent_seed, scheme=info.dice_scheme)
+    """The match's dice, rolled only while its seed is the one committed to under its own scheme
+    (:class:`~.fair_dice.DiceProofError` for a match whose scheme was changed after it was made)."""
+    key = checked_key(info.seed, info.commitment, info.challenger_seed, info.opponent_seed, scheme=info.dice_scheme)
     return CommittedDice(key, info.rolls_drawn if drawn is None else drawn)
 
 
@@ -85,17 +87,27 @@ def rebuild(info: MatchInfo, actions: Iterable[str]) -> LiveMatch:
     return LiveMatch(info, match)
 
 
-def replay(info: MatchInfo, rows: Iterable[EventRow]) -> Match:
-    """The whole match from its first game, through the events given (a record, a replay's step)."""
-    variant = variant_of(info.options)
-    first = GameState(position=Position.starting(variant), match_length=info.length, jacoby=info.options["jacoby"],
-                      beavers=info.options["beavers"], status=GameStatus.NONE, variant=variant)
-    match = Match.from_state(first, crawford=info.options["crawford"])
+def first_state(length: int, options: Mapping[str, Any]) -> GameState:
+    """The state before a match's first opening roll, under its options and variant."""
+    variant = variant_of(dict(options))
+    return GameState(position=Position.starting(variant), match_length=length, jacoby=bool(options.get("jacoby")),
+                     beavers=bool(options.get("beavers")), status=GameStatus.NONE, variant=variant)
+
+
+def replay(info: MatchInfo, rows: Iterable[EventRow | ActionRow],
+           step: Callable[[Match], object] | None = None) -> Match:
+    """The whole match from its first game, through the events given (a record, a replay's step);
+    ``step(match)`` is called before the first event and after each one (a replay's boards)."""
+    match = Match.from_state(first_state(info.length, info.options), crawford=info.options["crawford"])
+    if step is not None:
+        step(match)
     for row in rows:
         if row.action is not None:
             match.apply(Action.from_text(row.action))
         elif row.kind == EventKind.NEW_GAME:  # written before new games carried their action
             match.apply(Action(ActionKind.NEW_GAME))
+        if step is not None:
+            step(match)
     return match
 
 
@@ -136,9 +148,12 @@ def event_rows(events: Iterable[MatchEvent], info: MatchInfo, first_seq: int, no
     rows = []
     for seq, event in enumerate(events, first_seq):
         action = Action.of(event)
+        data = event.data()
+        if event.kind == EventKind.CHALLENGE:  # the dice scheme and commitment, in the digest from the first event
+            data["dice"] = {"scheme": info.dice_scheme, "commitment": info.commitment}
         row = {"match_id": info.id, "seq": seq, "game": event.game, "kind": event.kind.value,
                "color": side_name(event.color), "action": None if action is None else str(action),
-               "data": event.data(), "description": narrator.tell(event), "at": now}
+               "data": data, "description": narrator.tell(event), "at": now}
         digest = chain(digest, row)
         rows.append(row)
     return rows, digest

@@ -6,12 +6,15 @@ loser loses the same with their own K. K = max(1, 5 − experience/100), experie
 match points a player has played, so a newcomer's rating moves fast and settles.
 
 New accounts cannot inflate anyone's rating (:func:`stakes`): a person is **provisional**
-until they have finished ``provisional_matches`` rated matches against established players
-or bots. A match between two provisional people is unrated; against an established
-opponent, only the provisional side's rating moves (the other's is not put at stake by an
-account that may be throw-away). Two established players rate at most
-``pair_matches_per_day`` matches against each other a day, so no pair can farm points.
-Bots are always established.
+until their rating has been measured against ``provisional_matches`` distinct opponents —
+each person once, every bot together once (a bot is always there to lose to, so it proves
+nothing about an account), and nobody ever seen on a network of theirs (a farmer's throw-away
+accounts, made where the farmer is, are not opponents of each other or of the farmer) —
+in finished matches under the rating rules. A match between two provisional people moves no
+rating (it still counts as an opponent met); against an established opponent, only the
+provisional side's rating moves (the other's is not put at stake by an account that may be
+throw-away). Two established players rate at most ``pair_matches_per_day`` matches against
+each other a day, so no pair can farm points. Bots are always established.
 
 >>> round(rating_change(1500, 1500, 0, 0, 5)[0], 3)
 22.361
@@ -29,13 +32,13 @@ START = 1500.0
 
 @dataclass(frozen=True, slots=True)
 class Rated:
-    """What the rules ask of a player: a bot, and rated matches finished against established players."""
+    """What the rules ask of a player: a bot, and the distinct opponents that count (see the module)."""
 
     is_bot: bool
-    rated_matches: int
+    opponents: int
 
     def established(self, provisional_matches: int) -> bool:
-        return self.is_bot or self.rated_matches >= provisional_matches
+        return self.is_bot or self.opponents >= provisional_matches
 
 
 def k_factor(experience: int) -> float:

@@ -7,16 +7,23 @@ from typing import Any
 
 from ...match import Match, PlayerAction
 from ...play import OFF, Play
+from ...position import Color
 from ...referee import CubeState, beaver_refusal
 from ...variant import Variant, VariantError
 from ..errors import Unprocessable
 
-#: A match's switches and their defaults (docs/server.md); besides them, ``variant`` and ``clock``.
+#: A match's switches and their defaults (docs/server.md); besides them, ``variant``, ``clock`` and ``rated``.
 OPTIONS: dict[str, bool] = {"crawford": True, "jacoby": False, "beavers": False, "hints": False,
                             "cube_hints": False, "verbose": False}
 MAX_LENGTH = 25
 MAX_DELAY = 120  #: seconds a move may take before the reserve runs
 MAX_RESERVE = 4 * 3600  #: seconds of a player's reserve for the whole match
+#: The least reserve of a rated match. A person needs time to see that the match has begun, to
+#: read each position and to get over a reconnection; a script needs none. Under a minute a
+#: script beats a person on time rather than on play (the 1-second reserve of issue 36 won
+#: every rated match accepted), and a minute is more than one page reload, one reconnection on
+#: a mobile network and a few slow reads of the board use up together.
+MIN_RATED_RESERVE = 60
 
 #: A mover's modes in a match played by mail. Manual off (the default): the server rolls for
 #: you when you have nothing else to decide (you double only in manual mode). Greedy on: a
@@ -28,14 +35,15 @@ API_MODES = {"greedy": False, "manual": True}
 
 def check_options(length: object, options: object) -> tuple[int, dict[str, Any]]:
     """The match length and every option, each checked, with the defaults filled in: the
-    switches, the rule ``variant`` (as :class:`~gammon.variant.Variant` names it) and the
-    ``clock`` (``{"delay": s, "reserve": s}``, or null for none)."""
+    switches, the rule ``variant`` (as :class:`~gammon.variant.Variant` names it), the
+    ``clock`` (``{"delay": s, "reserve": s}``, or null for none) and ``rated`` (whether the
+    result may move ratings: by default every match of a length, never a money game)."""
     if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= MAX_LENGTH:
         raise Unprocessable(f"length: expected a whole number of points from 0 (money game) to {MAX_LENGTH}, got {length!r}")
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise Unprocessable("options: expected an object such as {\"crawford\": true, \"hints\": false}")
-    known = (*OPTIONS, "variant", "clock")
+    known = (*OPTIONS, "variant", "clock", "rated")
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise Unprocessable(f"options: unknown {', '.join(map(repr, unknown))}; expected some of {', '.join(known)}")
@@ -47,6 +55,7 @@ def check_options(length: object, options: object) -> tuple[int, dict[str, Any]]
         raise Unprocessable("options: jacoby and beavers are money-game rules (length 0)")
     chosen["variant"] = _variant(options.get("variant", "standard"))
     chosen["clock"] = _clock(options.get("clock"))
+    chosen["rated"] = _rated(length, options.get("rated"), chosen["clock"])
     return length, chosen
 
 
@@ -71,6 +80,49 @@ def _clock(value: object) -> dict[str, int] | None:
         if isinstance(number, bool) or not isinstance(number, int) or not bottom <= number <= top:
             raise Unprocessable(f"options.clock.{key}: {shape}, got {number!r}")
     return {"delay": value["delay"], "reserve": value["reserve"]}
+
+
+def _rated(length: int, value: object, clock: dict[str, int] | None) -> bool:
+    if value is None:
+        value = bool(length)
+    if not isinstance(value, bool):
+        raise Unprocessable(f"options.rated: expected true or false, got {value!r}")
+    if value and not length:
+        raise Unprocessable("options.rated: a money game (length 0) is never rated; leave rated out or false")
+    if value and clock is not None and clock["reserve"] < MIN_RATED_RESERVE:
+        raise Unprocessable(f"options.clock.reserve: a rated match needs a reserve of {MIN_RATED_RESERVE}-{MAX_RESERVE} "
+                            f"seconds, got {clock['reserve']}; a shorter clock is for unrated play "
+                            "(options.rated false, or a money game)")
+    return value
+
+
+def rated_play(length: int, options: dict[str, Any]) -> bool:
+    """Whether a match may move ratings (matches made before ``rated`` existed: every match of a length)."""
+    return bool(length) and bool(options.get("rated", True))
+
+
+def match_words(length: int, variant: str = "standard") -> str:
+    """A match's length and variant in words: "a 3-point match of nackgammon", "a money game"."""
+    what = f"a {length}-point match" if length else "a money game"
+    return what if variant == "standard" else f"{what} of {variant.replace(',', ' with ').replace('-', ' ')}"
+
+
+def terms(length: int, options: dict[str, Any]) -> str:
+    """What a player agrees to by accepting, in words: length, variant, clock, rated or not.
+
+    >>> terms(3, {"variant": "nackgammon", "clock": {"delay": 12, "reserve": 300}, "rated": True})
+    'a 3-point match of nackgammon, 12 s a move + 5:00 in reserve, rated'
+    >>> terms(0, {"variant": "standard", "clock": None, "rated": False})
+    'a money game, no clock, unrated'
+    """
+    what = match_words(length, options.get("variant") or "standard")
+    rule = options.get("clock")
+    if rule:
+        minutes, seconds = divmod(int(rule["reserve"]), 60)
+        what += f", {rule['delay']} s a move + {minutes}:{seconds:02d} in reserve"
+    else:
+        what += ", no clock"
+    return what + (", rated" if rated_play(length, options) else ", unrated")
 
 
 def variant_of(options: dict[str, Any]) -> Variant:
@@ -116,7 +168,7 @@ def automatic_action(match: Match, modes: dict[str, bool] | None) -> Play | Play
     if len(legal) == 1:
         return legal[0]
     if modes["greedy"]:
-        dice_used = 4 if state.dice[0] == state.dice[1] else 2
+        dice_used = len(state.variant.moves_of(*state.dice))  # a double is two moves in two-move doubles
         clearing = [play for play in legal
                     if len(play.moves) == dice_used and all(move.target == OFF for move in play.moves)]
         if len(clearing) == 1:
@@ -129,3 +181,11 @@ def modes_of(pbm_modes: dict[str, Any] | None, side: str | None) -> dict[str, bo
     if pbm_modes is None or side is None:
         return None
     return pbm_modes.get(side)
+
+
+def forfeited_score(white: int, black: int, length: int, loser: Color) -> tuple[int, int]:
+    """The final score (white, black) of a match ``loser`` lost on time or by staying away: the
+    other side's raised to the match length (a money game's stays as it was)."""
+    if loser == Color.BLACK:
+        return max(white, length), black
+    return white, max(black, length)

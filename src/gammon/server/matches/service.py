@@ -45,19 +45,25 @@ from ...position import Color
 from ...referee import opening_roll
 from ...state import Resignation
 from ..database import Readers
-from ..errors import Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable
-from ..limits import count_in_window
+from ..errors import Conflict, Forbidden, NotFound, ServerError, TooManyRequests, Unprocessable
+from ..limits import hit
 from ..models import utcnow
 from ..writer import Writer
 from . import clock, store
-from .fair_dice import CommittedDice, DiceProofError, check_player_seed, commitment, new_seed, player_seed
+from .fair_dice import SCHEME, CommittedDice, DiceProofError, check_player_seed, commitment, drawn_seed, new_seed
 from .live import LiveMatch, LiveMatches, committed_dice, event_rows, rebuild, side_name, start_state, written
 from .ratings import Rated, rating_change, stakes
-from .rules import API_MODES, MAIL_MODES, automatic_action, available_actions, check_options, modes_of
+from .rules import (API_MODES, MAIL_MODES, automatic_action, available_actions, check_options, forfeited_score,
+                    modes_of, rated_play)
 from .store import MatchInfo, Seat
 
 log = logging.getLogger("gammon.server")
-COMMITMENT_MINUTES = 30  #: how long a commitment shown before a challenge stays usable
+COMMITMENT_MINUTES = 30  #: how long a commitment shown before a challenge stays usable (then it is swept)
+COMMITMENTS_OPEN = 5  #: commitments one account may hold unused at once
+COMMITMENTS_PER_HOUR = 60  #: commitments one account may ask for an hour
+#: Seconds without a heartbeat after which the server counts as not serving (down, or frozen):
+#: no clock counts time beyond the last heartbeat and this much (:meth:`MatchService.heartbeat`).
+PAUSE = 5.0
 PG_CHANNEL = "gammon_matches"
 
 
@@ -76,6 +82,7 @@ class Policy:
     provisional_matches: int = 5
     pair_matches_per_day: int = 3
     challenges_per_hour: int = 30
+    invitations_per_target: int = 20  #: invitations one person may be sent an hour, by everyone together
     notify_postgres: bool = False  #: NOTIFY in the write's own transaction (PostgreSQL without Redis)
     single_process: bool = False  #: no other process writes this database: a held match is current
 
@@ -108,6 +115,7 @@ class MatchService:
         self.readers, self.writer, self.policy = readers, writer, policy
         self.live = LiveMatches()
         self.changed = changed
+        self.heard: dt.datetime | None = None  #: the last heartbeat written (None: clocks count the wall clock)
 
     # -- reading ---------------------------------------------------------------------------------
     async def current(self, match_id: int) -> LiveMatch:
@@ -139,60 +147,88 @@ class MatchService:
         return await self.readers.run(lambda connection: store.read_events(connection, match_id, after, before, limit))
 
     # -- the lobby -------------------------------------------------------------------------------
-    async def new_commitment(self) -> tuple[str, str]:
-        """A server seed drawn and committed before the client chooses its own: (token, commitment)."""
+    async def new_commitment(self, user: Seat) -> tuple[str, str]:
+        """A server seed drawn and committed before ``user`` chooses theirs: (token, commitment). Only
+        ``user`` may use it; they may hold :data:`COMMITMENTS_OPEN` unused and ask for
+        :data:`COMMITMENTS_PER_HOUR` an hour, and one unused for :data:`COMMITMENT_MINUTES` is swept."""
         seed = new_seed()
         token = secrets.token_urlsafe(24)
-        await self.writer.run(lambda connection: store.add_commitment(connection, _hash(token), seed.hex()))
+        since = utcnow() - dt.timedelta(minutes=COMMITMENT_MINUTES)
+
+        def work(connection: Connection) -> None:
+            if store.open_commitments(connection, user.id, since) >= COMMITMENTS_OPEN:
+                raise TooManyRequests(f"{user.name}: at most {COMMITMENTS_OPEN} unused commitments at once: challenge "
+                                      f"with one of them, or wait {COMMITMENT_MINUTES} minutes")
+            count, wait = hit(connection, f"commitment:{user.id}", 3600)
+            if count > COMMITMENTS_PER_HOUR:
+                raise TooManyRequests(f"{user.name}: at most {COMMITMENTS_PER_HOUR} commitments an hour: try again "
+                                      "later", retry_after=wait)
+            store.add_commitment(connection, user.id, _hash(token), seed.hex())
+
+        await self.writer.run(work)
         return token, commitment(seed)
+
+    async def sweep_commitments(self) -> int:
+        """Forget the commitments nobody used in time (none can be used any more); how many."""
+        before = utcnow() - dt.timedelta(minutes=COMMITMENT_MINUTES)
+        return await self.writer.run(lambda connection: store.sweep_commitments(connection, before))
 
     async def challenge(self, user: Seat, opponent: Seat, length: object, options: object, *,
                         seed: object = None, commitment_token: object = None, challenger_first: bool = False,
-                        modes: dict[str, dict[str, bool]] | None = None, confirmed: bool = True) -> Applied:
+                        modes: dict[str, dict[str, bool]] | None = None, confirmed: bool = True,
+                        requester: str | None = None) -> Applied:
         """A new match between ``user`` (white) and ``opponent``; a bot accepts at once.
 
-        ``seed`` is the challenger's own dice seed (drawn for them when absent); ``commitment_token``
-        names a server seed committed before it (:meth:`new_commitment`). ``challenger_first``
+        ``seed`` is the challenger's own dice seed, sent only with ``commitment_token``: the token of a
+        server seed committed before it (:meth:`new_commitment`); without a seed the challenger's is
+        drawn from the commitment (:func:`~.fair_dice.drawn_seed`), as a bot's is. ``challenger_first``
         (play by mail's ``-force``) gives the challenger the higher die of the first opening roll.
         ``confirmed`` False: made for the challenger by someone without their password, it waits
-        for the challenger's own acceptance too.
+        for the challenger's own acceptance too, and counts against ``requester`` (the client that
+        sent it), not the challenger, until the challenger confirms it.
         """
         length, chosen = check_options(length, options)
         if opponent.id == user.id:
             raise Unprocessable("opponent: you cannot challenge yourself")
-        challenger_seed = _seed(seed, "seed")
+        if seed is not None and commitment_token is None:
+            raise Unprocessable("seed: send it with commitment, the token POST /api/commitments gave you first, so "
+                                "the server has committed to its seed before it sees yours")
+        own_seed = _own_seed(seed)
         if commitment_token is not None:
             if not isinstance(commitment_token, str) or len(commitment_token) > 100:
                 raise Unprocessable("commitment: expected the token that POST /api/commitments gave")
             token_hash = _hash(commitment_token)
             since = utcnow() - dt.timedelta(minutes=COMMITMENT_MINUTES)
-            server_seed = await self.writer.run(lambda connection: store.take_commitment(connection, token_hash, since))
+            server_seed = await self.writer.run(
+                lambda connection: store.take_commitment(connection, user.id, token_hash, since))
             if server_seed is None:
                 raise Unprocessable("commitment: unknown, used or expired: ask POST /api/commitments for a new one")
         else:
             server_seed = new_seed().hex()
+        shown = commitment(bytes.fromhex(server_seed))
         now = utcnow()
         info = MatchInfo(
             id=0, status="invited", white=user, black=opponent, length=length, options=chosen, version=0, next_seq=0,
             game_number=1, game_start={"white": 0, "black": 0, "crawford": False, "challenger_first": challenger_first},
-            seed=server_seed, commitment=commitment(bytes.fromhex(server_seed)), challenger_seed=challenger_seed,
-            opponent_seed=None, dice_scheme=2, digest=None, rolls_drawn=0, score_white=0, score_black=0,
+            seed=server_seed, commitment=shown, challenger_seed=own_seed or drawn_seed(shown, "challenger"),
+            opponent_seed=None, dice_scheme=SCHEME, digest=None, rolls_drawn=0, score_white=0, score_black=0,
             winner_id=None, to_act_id=None, pbm_modes=modes, challenger_confirmed=confirmed, rated=None, created=now,
             updated=now)
         events: list[MatchEvent] = [Challenged(1, Color.WHITE, length, challenger_first)]
         match: Match | None = None
         if opponent.is_bot:
-            info = dataclasses.replace(info, opponent_seed=player_seed())
+            info = dataclasses.replace(info, opponent_seed=drawn_seed(shown, "opponent"))  # fixed before the human's
             match, started = self._start(info)
             events += started
-        limit = self.policy.challenges_per_hour
+        sender, who = ((f"challenge:{user.id}", user.name) if confirmed else
+                       (f"challenge:by:{requester}", "challenges sent without the challenger's password from one sender"))
 
         def work(connection: Connection) -> Applied:
-            if not opponent.is_bot and count_in_window(connection, f"challenge:{user.id}", 3600) > limit:
-                raise TooManyRequests(f"{user.name}: at most {limit} invitations an hour: try again later")
+            if not opponent.is_bot:
+                self._count_invitation(connection, sender, who, opponent)
             values = _row_values(info, match, events_count=0, digest=None, now=now)
             values.update(white_id=user.id, black_id=opponent.id, seed=info.seed, commitment=info.commitment,
-                          challenger_seed=info.challenger_seed, opponent_seed=info.opponent_seed, dice_scheme=2,
+                          challenger_seed=info.challenger_seed, opponent_seed=info.opponent_seed, dice_scheme=info.dice_scheme,
                           length=length, options=chosen, pbm_modes=modes, challenger_confirmed=confirmed,
                           created=now, version=0, game_start=info.game_start)
             values["status"] = "playing" if match is not None else "invited"
@@ -218,17 +254,19 @@ class MatchService:
         info = live.info
         if info.status != "invited":
             raise Unprocessable(f"match {match_id} is {info.status}, not an open invitation")
-        if user.id == info.white.id and not info.challenger_confirmed:
+        if user.id == info.white.id and not info.challenger_confirmed:  # from now on it is the challenger's own
+            await self.writer.run(lambda connection: self._count_invitation(connection, f"challenge:{user.id}",
+                                                                            user.name, None))
             return await self._save(live, None, [ChallengeAccepted(1, Color.WHITE)], challenger_confirmed=True)
         if user.id != info.black.id:
             raise Forbidden(f"only {info.black.name} can accept match {match_id}")
         if not info.challenger_confirmed:
             raise Unprocessable(f"{info.white.name} has not confirmed this challenge yet (they confirm with: "
                                 f"accept {match_id} {info.white.name} PASSWORD)")
-        opened = dataclasses.replace(info, opponent_seed=_seed(seed, "seed"))
+        opened = dataclasses.replace(info, opponent_seed=_own_seed(seed) or drawn_seed(info.commitment, "opponent"))
         match, events = self._start(opened)
         return await self._save(LiveMatch(opened, None), match, [ChallengeAccepted(1, Color.BLACK), *events],
-                                status="playing", opponent_seed=opened.opponent_seed)
+                                status="playing", opponent_seed=opened.opponent_seed, present=Color.BLACK)
 
     async def decline(self, user: Seat, match_id: int) -> Applied:
         """The challenged player declines, or the challenger withdraws."""
@@ -250,8 +288,10 @@ class MatchService:
             raise Forbidden(f"only {live.info.white.name}, who sent the invitation, can withdraw match {match_id}")
         return await self.decline(user, match_id)
 
-    async def rematch(self, user: Seat, match_id: int) -> Applied:
-        """A new invitation to the same opponent, of the same length and options, after a finished match."""
+    async def rematch(self, user: Seat, match_id: int, *, seed: object = None,
+                      commitment_token: object = None) -> Applied:
+        """A new invitation to the same opponent, of the same length and options, after a finished match
+        (``seed`` and ``commitment_token`` as for :meth:`challenge`)."""
         live = await self.current(match_id)
         info = live.info
         if live.color_of(user.id) is None:
@@ -259,12 +299,30 @@ class MatchService:
         if info.status != "finished":
             raise Unprocessable(f"match {match_id} is {info.status}: a rematch follows a finished match")
         opponent = info.black if info.white.id == user.id else info.white
-        return await self.challenge(user, opponent, info.length, info.options)
+        return await self.challenge(user, opponent, info.length, info.options, seed=seed,
+                                    commitment_token=commitment_token)
+
+    def _count_invitation(self, connection: Connection, sender: str, who: str, opponent: Seat | None) -> None:
+        """Count an invitation against who sends it (``sender``, told as ``who``) and against the
+        person it goes to (None: counted when it was sent), each within the hour's limit."""
+        limit, per_target = self.policy.challenges_per_hour, self.policy.invitations_per_target
+        count, wait = hit(connection, sender, 3600)
+        if count > limit:
+            raise TooManyRequests(f"{who}: at most {limit} invitations an hour: try again later", retry_after=wait)
+        if opponent is not None:
+            count, wait = hit(connection, f"invited:{opponent.id}", 3600)
+            if count > per_target:
+                raise TooManyRequests(f"{opponent.name} has been sent {per_target} invitations this hour: try again "
+                                      "later", retry_after=wait)
 
     def _start(self, info: MatchInfo) -> tuple[Match, list[MatchEvent]]:
         """The match of an accepted challenge, its first opening roll made and what follows done."""
         match = Match.from_state(start_state(info), crawford=info.options["crawford"])
-        match.dice = committed_dice(info, drawn=0)
+        try:
+            match.dice = committed_dice(info, drawn=0)
+        except DiceProofError as error:  # the row was changed since the challenge: roll nothing
+            log.error("match %d: its dice do not check out: %s", info.id, error)
+            raise Unprocessable(f"match {info.id} cannot start: its dice do not check out: {error}") from None
         if info.game_start.get("challenger_first"):
             first, second = opening_roll(match.dice)
             events = list(match.apply(Action(ActionKind.OPENING_ROLL, Color.WHITE,
@@ -276,8 +334,9 @@ class MatchService:
 
     # -- playing -----------------------------------------------------------------------------------
     async def act(self, user: Seat, match_id: int, action: object, *, play: object = None, value: object = None,
-                  version: object = None) -> Applied:
-        """Apply one player's action; every refusal raises before anything is written."""
+                  version: object = None, fallback: bool = False) -> Applied:
+        """Apply one player's action; every refusal raises before anything is written. ``fallback``:
+        the play is the server's random stand-in for a bot whose own choice failed (seats), and says so."""
         try:
             word = PlayerAction(str(action)) if isinstance(action, str) else None
         except ValueError:
@@ -291,20 +350,20 @@ class MatchService:
             # The match as this process last committed it: the write checks the version, so if
             # another server moved it on, the write is refused and the match is read afresh.
             try:
-                return await self._act(held, user, word, play, value, version)
+                return await self._act(held, user, word, play, value, version, fallback)
             except Conflict:
                 if version is not None and self.live.get(match_id, version) is not None:
                     raise  # this process moved it on meanwhile: the client's version is stale
-        return await self._act(await self.current(match_id), user, word, play, value, version)
+        return await self._act(await self.current(match_id), user, word, play, value, version, fallback)
 
     async def _act(self, live: LiveMatch, user: Seat, word: PlayerAction, play: object, value: object,
-                   version: int | None) -> Applied:
+                   version: int | None, fallback: bool = False) -> Applied:
         match_id = live.info.id
         info = live.info
         color = live.color_of(user.id)
         if color is None:
             raise Forbidden(f"{user.name} does not play in match {match_id}")
-        if version is not None and version != info.version:
+        if version is not None and version != info.version and not clock.only_clock_since(info.clock, version, info.version):
             raise Conflict(f"match {match_id} is at version {info.version}, not {version}: reload it and act again")
         if info.status != "playing" or live.match is None:
             raise Unprocessable(f"match {match_id} is {info.status}: nothing can be played")
@@ -312,12 +371,45 @@ class MatchService:
             to_act = live.match.to_act
             who = live.names[to_act] if to_act is not None else "nobody"
             raise Forbidden(f"it is {who}'s turn to act, not {user.name}'s")
-        if clock.out_of_time(info.clock, info.options.get("clock"), utcnow(), _people(info)) is not None:
+        if clock.out_of_time(info.clock, info.options.get("clock"), self._clock_now(), _people(info)) is not None:
             return await self._forfeit(live, color, left=False)  # too late: the time had run out
         match = live.match.copy()
         events = list(self._apply(match, color, word, play, value))
+        if fallback:
+            events = [dataclasses.replace(event, automatic=True, fallback=True) if isinstance(event, Played) else event
+                      for event in events]
         more, ended = self._advance(match, info)
-        return await self._save(live, match, events + more, status="finished" if ended else None)
+        return await self._save(live, match, events + more, status="finished" if ended else None, present=color)
+
+    @staticmethod
+    def awaits(user_id: int, live: LiveMatch) -> bool:
+        """Whether ``live``'s match may yet wait for ``user_id`` to be present: an invitation with a
+        clock, or a clock not yet counting their time."""
+        info = live.info
+        color = live.color_of(user_id)
+        if color is None or not info.options.get("clock"):
+            return False
+        return info.status == "invited" or (info.status == "playing" and side_name(color) in clock.waiting(info.clock))
+
+    async def attend(self, user_id: int, live: LiveMatch) -> LiveMatch:
+        """``user_id`` is present in ``live``'s match now (docs/server.md, "Time"): a clock waiting for
+        them on their turn starts counting. The match as it then stands; a write that cannot be
+        made now leaves the clock waiting (it is asked again the next time they come)."""
+        for _ in range(3):
+            info = live.info
+            color = live.color_of(user_id)
+            side = side_name(color) if color is not None else None
+            if (side is None or info.status != "playing" or live.match is None or info.clock is None
+                    or side not in clock.waiting(info.clock) or info.clock.get("running") != side):
+                return live  # nothing waits for them, or not yet: their turn starts the clock when it comes
+            try:
+                return (await self._save(live, live.match, [], present=color)).live
+            except Conflict:
+                live = await self.current(info.id)
+            except ServerError as error:
+                log.info("match %d: presence not saved: %s", info.id, error)
+                return live
+        return live
 
     async def time_out(self, match_id: int) -> Applied | None:
         """End the match of a player whose time has run out (None: nobody's has, or it moved on)."""
@@ -325,7 +417,7 @@ class MatchService:
         info = live.info
         if info.status != "playing" or live.match is None:
             return None
-        late = clock.out_of_time(info.clock, info.options.get("clock"), utcnow(), _people(info))
+        late = clock.out_of_time(info.clock, info.options.get("clock"), self._clock_now(), _people(info))
         if late is None:
             return None
         return await self._forfeit(live, Color.WHITE if late == "white" else Color.BLACK, left=False)
@@ -347,16 +439,48 @@ class MatchService:
             return None
         return await self._forfeit(live, Color.WHITE if seat.id == info.white.id else Color.BLACK, left=True)
 
+    async def heartbeat(self) -> list[int]:
+        """Note durably that the server serves now. The first heartbeat after a pause of more than
+        :data:`PAUSE` seconds (the server was down, or frozen) takes the pause out of every running
+        turn, so nobody is charged time in which nobody could act; the matches so moved on."""
+        now = utcnow()
+
+        def work(connection: Connection) -> list[int]:
+            last = store.heartbeat(connection, now)
+            if last is None or (now - last).total_seconds() <= PAUSE:
+                return []
+            moved = []
+            for row in store.clocked(connection):
+                resumed = clock.paused(row.clock, last, now)
+                if resumed != row.clock and store.update_match(connection, row.id, row.version,
+                                                               {"clock": resumed, "version": row.version + 1}):
+                    moved.append(row.id)
+            if moved:
+                log.info("the server did not serve for %.1f s: %d running clocks resumed", (now - last).total_seconds(),
+                         len(moved))
+            return moved
+
+        def kept(moved: list[int]) -> None:
+            for match_id in moved:
+                self.live.drop(match_id)
+            self.heard = now
+
+        return await self.writer.run(work, on_commit=kept)
+
+    def _clock_now(self) -> dt.datetime:
+        """The time clocks count to: now, or while the heartbeat is late (a freeze, a stalled
+        timekeeper) no later than :data:`PAUSE` seconds after the last one."""
+        now = utcnow()
+        if self.heard is None:
+            return now
+        return min(now, self.heard + dt.timedelta(seconds=PAUSE))
+
     async def _forfeit(self, live: LiveMatch, loser: Color, *, left: bool) -> Applied:
         """``loser`` ran out of time or stayed away: the other side wins the match."""
         info = live.info
         match = live.match  # unchanged: the match ends around it
         assert match is not None
-        white, black = info.score_white, info.score_black
-        if loser == Color.BLACK:
-            white = max(white, info.length)
-        else:
-            black = max(black, info.length)
+        white, black = forfeited_score(info.score_white, info.score_black, info.length, loser)
         events: list[MatchEvent] = [TimedOut(match.game_number, loser, left=left),
                                     MatchOver(match.game_number, loser.other, info.length, (white, black), 0)]
         return await self._save(live, match, events, status="finished", score_white=white, score_black=black)
@@ -381,7 +505,7 @@ class MatchService:
         more, ended = self._advance(match, changed)
         return await self._save(LiveMatch(changed, live.match), match,
                                 [ModeChanged(match.game_number, color, mode, modes[side][mode]), *more],
-                                status="finished" if ended else None, pbm_modes=modes)
+                                status="finished" if ended else None, pbm_modes=modes, present=color)
 
     def _apply(self, match: Match, color: Color, word: PlayerAction, play: object,
                value: object) -> tuple[MatchEvent, ...]:
@@ -438,8 +562,10 @@ class MatchService:
 
     # -- writing -----------------------------------------------------------------------------------
     async def _save(self, live: LiveMatch, match: Match | None, events: list[MatchEvent], *,
-                    status: str | None = None, **extra: Any) -> Applied:
-        """Write ``events`` and the match row moved on from ``live``'s version; keep the new match once committed."""
+                    status: str | None = None, present: Color | None = None, **extra: Any) -> Applied:
+        """Write ``events`` and the match row moved on from ``live``'s version; keep the new match once committed.
+
+        ``present``: the side whose player made this change, present now (:func:`.clock.present`)."""
         info = live.info
         now = utcnow()
         rows, digest = event_rows(events, info, info.next_seq, now, info.digest)
@@ -456,8 +582,14 @@ class MatchService:
         if rule and match is not None:
             to_act = values.get("to_act_id")
             side = side_name(live.color_of(to_act)) if to_act is not None else None
-            values["clock"] = clock.passed(info.clock or clock.started(rule, None, now), rule, side, now,
-                                           counted=_people(info))
+            at = self._clock_now()
+            # at the acceptance every person is awaited; the accepting player is present by accepting
+            before = info.clock or clock.started(rule, None, at, waiting=_people(info))
+            if present is not None:
+                before = clock.present(before, side_name(present) or "", at)
+            values["clock"] = clock.passed(before, rule, side, at, counted=_people(info))
+            if events or status is not None or extra:  # more than the clock changed (not a player's arrival)
+                values["clock"] = clock.played(values["clock"], values["version"])
         new_info = dataclasses.replace(info, **_info_values(values, match))
         if status in store.UNPLAYED or (match is None and info.status == "invited" and status is None):
             new_info = dataclasses.replace(new_info, to_act_id=None)
@@ -483,33 +615,29 @@ class MatchService:
 
     def _settle(self, connection: Connection, info: MatchInfo, winner_color: Color) -> bool:
         """The ratings after a finished match (in its write); whether it was rated."""
-        if not info.length:
+        if not rated_play(info.length, info.options):
             return False
         rows = store.ratings_of(connection, (info.white.id, info.black.id))
         white, black = rows[info.white.id], rows[info.black.id]
         since = utcnow() - dt.timedelta(days=1)
         today = store.rated_between(connection, info.white.id, info.black.id, since)
         white_moves, black_moves = stakes(
-            Rated(bool(white.is_bot), white.rated_matches), Rated(bool(black.is_bot), black.rated_matches),
+            Rated(bool(white.is_bot), white.opponents), Rated(bool(black.is_bot), black.opponents),
             provisional_matches=self.policy.provisional_matches, pair_matches_today=today,
             pair_matches_per_day=self.policy.pair_matches_per_day)
-        if not (white_moves or black_moves):
+        rated = white_moves or black_moves
+        if rated:
+            winner, loser = (white, black) if winner_color == Color.WHITE else (black, white)
+            gain, loss = rating_change(winner.rating, loser.rating, winner.experience, loser.experience, info.length)
+            moves = {info.white.id: white_moves, info.black.id: black_moves}
+            for row, delta, won in ((winner, gain, True), (loser, -loss, False)):
+                after = row.rating + delta if moves[row.id] else row.rating
+                store.set_rating(connection, row.id, info.id, row.rating, after, won, info.length)
+        else:
             store.add_experience(connection, (info.white.id, info.black.id), info.length)
-            store.set_match(connection, info.id, rated=False)
-            return False
-        won_white = winner_color == Color.WHITE
-        winner, loser = (white, black) if won_white else (black, white)
-        gain, loss = rating_change(winner.rating, loser.rating, winner.experience, loser.experience, info.length)
-        moves = {info.white.id: white_moves, info.black.id: black_moves}
-        established = {row.id: Rated(bool(row.is_bot), row.rated_matches).established(self.policy.provisional_matches)
-                       for row in (white, black)}
-        for row, delta, won in ((winner, gain, True), (loser, -loss, False)):
-            other = loser if won else winner
-            after = row.rating + delta if moves[row.id] else row.rating
-            store.set_rating(connection, row.id, info.id, row.rating, after, won, info.length,
-                             counts=established[other.id])
-        store.set_match(connection, info.id, rated=True)
-        return True
+        store.set_match(connection, info.id, rated=rated)
+        store.count_opponents(connection, [row.id for row in (white, black) if not row.is_bot])  # this match too
+        return rated
 
     def _notify(self, connection: Connection, match_id: int, seq: int) -> None:
         """Note the change for other servers: PostgreSQL delivers it at commit, atomically with the
@@ -534,11 +662,12 @@ def _people(info: MatchInfo) -> tuple[str, ...]:
     return tuple(side for side, seat in (("white", info.white), ("black", info.black)) if not seat.is_bot)
 
 
-def _seed(seed: object, field: str) -> str:
+def _own_seed(seed: object) -> str | None:
+    """A person's own dice seed as sent (None: none sent, one is drawn from the commitment)."""
     if seed is None:
-        return player_seed()
+        return None
     try:
-        return check_player_seed(seed, field)
+        return check_player_seed(seed, "seed")
     except DiceProofError as error:
         raise Unprocessable(str(error)) from None
 

@@ -11,10 +11,38 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Integer, and_, cast, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    Integer,
+    and_,
+    bindparam,
+    case,
+    cast,
+    distinct,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.orm import aliased
 
-from ..models import COMMITMENTS, EVENTS, MATCHES, RATING_CHANGES, USERS, MatchRow, User, utcnow
+from ..models import (
+    COMMITMENTS,
+    EVENTS,
+    HEARTBEAT,
+    MATCH_RECORDS,
+    MATCHES,
+    NETWORKS,
+    RATING_CHANGES,
+    USERS,
+    MatchRow,
+    User,
+    utcnow,
+)
 
 WHITE_USER = aliased(User, name="white_user")
 BLACK_USER = aliased(User, name="black_user")
@@ -143,6 +171,22 @@ def read_events(connection: Connection, match_id: int, after: int = -1, before: 
     return [EventRow(*row) for row in connection.execute(query)]
 
 
+class ActionRow(NamedTuple):
+    """An event as a replay needs it: its number, kind and the referee's action line."""
+
+    seq: int
+    kind: str
+    action: str | None
+
+
+def read_actions(connection: Connection, match_id: int, before: int) -> list[ActionRow]:
+    """The events numbered below ``before`` as a replay needs them (no data, no sentences: a long
+    match has thousands)."""
+    query = (select(EVENTS.c.seq, EVENTS.c.kind, EVENTS.c.action)
+             .where(EVENTS.c.match_id == match_id, EVENTS.c.seq < before).order_by(EVENTS.c.seq))
+    return [ActionRow(*row) for row in connection.execute(query)]
+
+
 def count_plays(connection: Connection, match_id: int, before: int) -> int:
     return int(connection.execute(select(func.count()).select_from(EVENTS).where(
         EVENTS.c.match_id == match_id, EVENTS.c.kind == "play", EVENTS.c.seq < before)).scalar() or 0)
@@ -202,9 +246,9 @@ def playing(connection: Connection, user_ids: list[int]) -> set[int]:
 
 
 def clocked(connection: Connection) -> list[Any]:
-    """Matches under way with a time control: their number, clock and options."""
+    """Matches under way with a time control: their number, clock, options and version."""
     return list(connection.execute(
-        select(MATCHES.c.id, MATCHES.c.clock, MATCHES.c.options)
+        select(MATCHES.c.id, MATCHES.c.clock, MATCHES.c.options, MATCHES.c.version)
         .where(MATCHES.c.status == "playing", MATCHES.c.clock.is_not(None))).all())
 
 
@@ -246,10 +290,27 @@ def insert_events(connection: Connection, rows: list[dict[str, Any]]) -> None:
         connection.execute(insert(EVENTS), rows)
 
 
-def take_commitment(connection: Connection, token_hash: str, not_before: dt.datetime) -> str | None:
-    """The server seed a client was shown the commitment of (used once), or None."""
+def heartbeat(connection: Connection, now: dt.datetime) -> dt.datetime | None:
+    """Note that a server serves at ``now``; the beat this one replaced (None: there was none, or
+    another server is beating at this moment or has beaten since, so the server serves)."""
+    row = connection.execute(select(HEARTBEAT.c.beat).where(HEARTBEAT.c.id == 1)
+                             .with_for_update(skip_locked=True)).first()  # PostgreSQL: one server beats at a time
+    if row is None:
+        if connection.execute(select(HEARTBEAT.c.id)).first() is None:
+            connection.execute(insert(HEARTBEAT).values(id=1, beat=now))
+        return None
+    last: dt.datetime = row.beat
+    if last >= now:
+        return None
+    connection.execute(update(HEARTBEAT).where(HEARTBEAT.c.id == 1).values(beat=now))
+    return last
+
+
+def take_commitment(connection: Connection, user_id: int, token_hash: str, not_before: dt.datetime) -> str | None:
+    """The server seed ``user_id`` was shown the commitment of (used once, by them alone), or None."""
     row = connection.execute(select(COMMITMENTS.c.id, COMMITMENTS.c.seed).where(
-        COMMITMENTS.c.token_hash == token_hash, COMMITMENTS.c.created >= not_before)).first()
+        COMMITMENTS.c.token_hash == token_hash, COMMITMENTS.c.user_id == user_id,
+        COMMITMENTS.c.created >= not_before)).first()
     if row is None:
         return None
     if connection.execute(COMMITMENTS.delete().where(COMMITMENTS.c.id == row.id)).rowcount != 1:
@@ -257,13 +318,24 @@ def take_commitment(connection: Connection, token_hash: str, not_before: dt.date
     return str(row.seed)
 
 
-def add_commitment(connection: Connection, token_hash: str, seed: str) -> None:
-    connection.execute(insert(COMMITMENTS).values(token_hash=token_hash, seed=seed, created=utcnow()))
+def add_commitment(connection: Connection, user_id: int, token_hash: str, seed: str) -> None:
+    connection.execute(insert(COMMITMENTS).values(user_id=user_id, token_hash=token_hash, seed=seed, created=utcnow()))
+
+
+def open_commitments(connection: Connection, user_id: int, not_before: dt.datetime) -> int:
+    """How many commitments ``user_id`` holds that can still be used."""
+    return int(connection.execute(select(func.count()).select_from(COMMITMENTS).where(
+        COMMITMENTS.c.user_id == user_id, COMMITMENTS.c.created >= not_before)).scalar_one())
+
+
+def sweep_commitments(connection: Connection, before: dt.datetime) -> int:
+    """Drop the commitments made before ``before`` (they can no longer be used); how many."""
+    return int(connection.execute(COMMITMENTS.delete().where(COMMITMENTS.c.created < before)).rowcount or 0)
 
 
 def ratings_of(connection: Connection, user_ids: tuple[int, int]) -> dict[int, Any]:
     """The rows of the two players, locked for the rest of the transaction on PostgreSQL."""
-    query = select(USERS.c.id, USERS.c.rating, USERS.c.experience, USERS.c.rated_matches, USERS.c.is_bot) \
+    query = select(USERS.c.id, USERS.c.rating, USERS.c.experience, USERS.c.opponents, USERS.c.is_bot) \
         .where(USERS.c.id.in_(user_ids)).order_by(USERS.c.id)
     if connection.dialect.name == "postgresql":
         query = query.with_for_update()
@@ -286,16 +358,46 @@ def rated_between(connection: Connection, first: int, second: int, since: dt.dat
 
 
 def set_rating(connection: Connection, user_id: int, match_id: int, before: float, after: float, won: bool,
-               points: int, counts: bool) -> None:
-    """Record one player's rating change (``counts``: the match counts towards being established)."""
+               points: int) -> None:
+    """Record one player's rating change."""
     now = utcnow()
     connection.execute(insert(RATING_CHANGES).values(user_id=user_id, match_id=match_id, before=before, after=after,
                                                      won=won, at=now))
-    values: dict[str, Any] = {"rating": after, "experience": USERS.c.experience + points}
-    if counts:
-        values["rated_matches"] = USERS.c.rated_matches + 1
-    connection.execute(update(USERS).where(USERS.c.id == user_id).values(**values))
+    connection.execute(update(USERS).where(USERS.c.id == user_id)
+                       .values(rating=after, experience=USERS.c.experience + points))
+
+
+def count_opponents(connection: Connection, user_ids: list[int]) -> None:
+    """Count afresh the opponents each of ``user_ids`` has finished a match under the rating rules
+    against (docs/server.md, "Ratings nobody can farm"): each person once, every bot together once,
+    and nobody ever seen on a network of theirs."""
+    them, mine, theirs = USERS.alias("them"), NETWORKS.alias("mine"), NETWORKS.alias("theirs")
+    for user_id in user_ids:
+        other = case((MATCHES.c.white_id == user_id, MATCHES.c.black_id), else_=MATCHES.c.white_id)
+        shared = exists().where(mine.c.user_id == user_id, theirs.c.user_id == them.c.id,
+                                theirs.c.network == mine.c.network)
+        count = connection.execute(
+            select(func.count(distinct(case((them.c.is_bot.is_(True), 0), else_=them.c.id))))
+            .select_from(MATCHES.join(them, them.c.id == other))
+            .where(or_(MATCHES.c.white_id == user_id, MATCHES.c.black_id == user_id), MATCHES.c.status == "finished",
+                   MATCHES.c.rated.is_not(None), them.c.id != user_id, ~shared)).scalar_one()
+        connection.execute(update(USERS).where(USERS.c.id == user_id).values(opponents=int(count)))
 
 
 def add_experience(connection: Connection, user_ids: tuple[int, ...], points: int) -> None:
     connection.execute(update(USERS).where(USERS.c.id.in_(user_ids)).values(experience=USERS.c.experience + points))
+
+
+# -- finished matches' records, made once ---------------------------------------------------------
+_KEEP_RECORD = text("INSERT INTO match_records (match_id, mat, created) VALUES (:match_id, :mat, :now) "
+                    "ON CONFLICT (match_id) DO NOTHING").bindparams(bindparam("now", type_=DateTime()))
+
+
+def finished_record(connection: Connection, match_id: int) -> str | None:
+    """A finished match's ``.mat`` record, when it was made before."""
+    return connection.execute(select(MATCH_RECORDS.c.mat).where(MATCH_RECORDS.c.match_id == match_id)).scalar()
+
+
+def keep_record(connection: Connection, match_id: int, mat: str) -> None:
+    """Keep a finished match's record (two servers making it at once: the first one is kept)."""
+    connection.execute(_KEEP_RECORD, {"match_id": match_id, "mat": mat, "now": utcnow()})

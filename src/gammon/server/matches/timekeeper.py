@@ -4,6 +4,10 @@ invitation nobody answered, a match a person stopped playing (docs/server.md).
 Every server process runs one; they may race to end the same match, and the match's version
 check lets one of them do it. A player acting after their time ran out loses at that moment
 too (:meth:`MatchService._act`), so the timekeeper only has to notice the ones who never come back.
+
+Each look begins with the server's heartbeat (:meth:`MatchService.heartbeat`): the first after
+an outage or a freeze takes the time nobody was served out of the running turns, and until it
+is written no clock counts past the last one, so nobody is ended for time the server lost.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
 from ..errors import ServerError
 from ..models import utcnow
@@ -36,14 +40,16 @@ class Timekeeper:
     async def run(self) -> None:
         ticks = 0
         while True:
-            try:
-                await self.clocks()
-                if ticks % self.idle_every == 0:
-                    await self.idle()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # noqa: BLE001 - a fault here must not take the server down
-                log.warning("timekeeper: %s", error)
+            looks: list[Callable[[], Awaitable[object]]] = [self.service.heartbeat, self.clocks]
+            if ticks % self.idle_every == 0:
+                looks.append(self.idle)
+            for look in looks:
+                try:
+                    await look()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:  # noqa: BLE001 - a fault here must not take the server down
+                    log.warning("timekeeper: %s", error)
             ticks += 1
             await asyncio.sleep(TICK)
 

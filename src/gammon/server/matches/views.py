@@ -13,6 +13,7 @@ from ...events import event_from_data
 from ...narration import Narrator
 from ...position import Color
 from . import clock
+from .fair_dice import drawn_seed
 from .live import LiveMatch, side_name, written
 from .rules import available_actions
 from .store import UNPLAYED, EventRow, MatchInfo
@@ -85,10 +86,13 @@ def _state_view(live: LiveMatch) -> dict[str, Any]:
 
 
 def dice_proof(info: MatchInfo) -> dict[str, Any]:
-    """What anyone may check the dice by: the commitment, both players' seeds, the seed once revealed."""
+    """What anyone may check the dice by: the scheme, the commitment, both sides' seeds (``drawn``:
+    the sides whose seed the server drew from its commitment, having sent none), the seed once revealed."""
     revealed = info.status == "finished" or info.status in UNPLAYED
+    seeds = {"challenger": info.challenger_seed, "opponent": info.opponent_seed}
     return {"scheme": info.dice_scheme, "commitment": info.commitment, "challenger_seed": info.challenger_seed,
-            "opponent_seed": info.opponent_seed, "seed": info.seed if revealed else None}
+            "opponent_seed": info.opponent_seed, "seed": info.seed if revealed else None,
+            "drawn": [side for side, seed in seeds.items() if seed is not None and seed == drawn_seed(info.commitment, side)]}
 
 
 def summary(info: MatchInfo) -> dict[str, Any]:

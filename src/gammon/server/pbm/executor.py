@@ -2,7 +2,8 @@
 
 A command reaches the same matches as the JSON API, through the same match service and
 account checks (passwords count towards the same log-in limits); its answer is text: what
-happened, then the board. Each address may send so many commands a minute. An answer names
+happened, then the board. Each client may send so many commands a minute: the line port's and
+``POST /pbm``'s by their address, a mail's by its sender (never its relay). An answer names
 the registered, confirmed addresses it may be mailed to: only those of accounts the command
 proved with their password (or whose own address sent it), so the server cannot be made to
 mail anyone else.
@@ -24,13 +25,13 @@ from ...narration import RESIGNATION_WORDS, Narrator
 from ...notation import pbm as pbm_notation
 from ...play import OFF, Play
 from ...position import Color
-from ..accounts import Account, Accounts
+from ..accounts import Account, Accounts, check_email
 from ..database import Readers
 from ..errors import Forbidden, NotFound, ServerError, TooManyRequests, Unprocessable
 from ..limits import Buckets
 from ..matches import store
 from ..matches.live import LiveMatch, side_name, written
-from ..matches.rules import API_MODES, MAIL_MODES, modes_of
+from ..matches.rules import API_MODES, MAIL_MODES, match_words, modes_of, terms
 from ..matches.service import Applied, MatchService
 from ..matches.store import EventRow
 from ..notify import Broadcaster
@@ -48,7 +49,7 @@ BOT_REPLY_SECONDS = 30.0  #: how long an answer waits for a bot's reply; past it
 
 
 class Host(Protocol):
-    """What a door gives the executor: the services, the settings, the per-address buckets and the mailer."""
+    """What a door gives the executor: the services, the settings, the per-client buckets and the mailer."""
 
     settings: Settings
     readers: Readers
@@ -70,11 +71,11 @@ class Answer:
 
 
 async def run(host: Host, line: str, address: str, sender: str | None = None) -> Answer:
-    """Parse and run one command line from ``address`` (``sender``: the From of a mail); every
-    failure is an answer, never an exception."""
+    """Parse and run one command line from ``address`` (the client every limit counts it against;
+    ``sender``: the From of a mail); every failure is an answer, never an exception."""
     wait = host.commands.take(address)
     if wait:
-        return Answer(f"error: too many commands from your address: try again in {int(wait) + 1} seconds", False,
+        return Answer(f"error: too many commands from you: try again in {int(wait) + 1} seconds", False,
                       limited=True)
     try:
         command = parse(line)
@@ -317,7 +318,7 @@ async def _act(host: Host, user: Account, live: LiveMatch, command: Command) -> 
             raise Unprocessable(f"board {info.id}: you have not rolled yet; roll {info.id} {user.name} PASSWORD "
                                 "(in manual mode), or wait for the server to roll for you")
         try:
-            play = pbm_notation.parse_play(command.move or "", state.position, dice, color)
+            play = pbm_notation.parse_play(command.move or "", state.position, dice, color, state.variant)
         except GammonError as error:
             raise Unprocessable(f"{error}\nYour legal moves with {dice[0]}-{dice[1]}:\n  "
                                 + "\n  ".join(_mail_plays(match, color))) from None
@@ -351,8 +352,8 @@ async def _challenge(host: Host, command: Command, address: str, proven: list[Ac
     if challenger is None or challenger.is_bot:
         raise NotFound(f"challenge: no user {first!r} (register USER PASSWORD opens an account)")
     if second.startswith(BOT_PREFIX):
-        opponent = (await host.accounts.bot(BOT_PREFIX + check_bot(second[len(BOT_PREFIX):],
-                                                                   host.settings.external_bots))).seat
+        opponent = (await host.accounts.bot(BOT_PREFIX + check_bot(second[len(BOT_PREFIX):], host.settings.external_bots,
+                                                                   options.get("variant", "standard")))).seat
     else:
         found = await host.accounts.find(second[:64])
         if found is None or found.is_bot:
@@ -365,12 +366,12 @@ async def _challenge(host: Host, command: Command, address: str, proven: list[Ac
     if opponent.is_bot:
         modes["black"] = dict(API_MODES)  # the bot decides its own rolls and doubles
     applied = await host.service.challenge(challenger.seat, opponent, length, options, challenger_first=force,
-                                           modes=modes, confirmed=command.password is not None)
+                                           modes=modes, confirmed=command.password is not None, requester=address)
     info = applied.live.info
     if info.status == "invited":
         first_play = f", {challenger.name} taking the higher die of the first opening roll (-force)" if force else ""
         text = (f"Board {info.id}: {challenger.name} challenges {opponent.name} to "
-                f"{_length(info.length, info.options['variant'])}{first_play}.\n")
+                f"{terms(info.length, info.options)}{first_play}.\n")
         if not info.challenger_confirmed:
             return text + (f"It was sent without {challenger.name}'s password, so {challenger.name} confirms it first: "
                            f"accept {info.id} {challenger.name} PASSWORD")
@@ -383,14 +384,23 @@ async def _email(host: Host, user: Account, address: str) -> str:
     if address.lower() == "none":
         await host.accounts.forget_address(user)
         return f"{user.name}: your address is removed; no mail will be sent to you."
-    if host.mailer is None:
-        raise Unprocessable("email: this server sends no mail, so an address cannot be confirmed")
-    code = await host.accounts.request_address(user, address)
-    if code is None:
+    if not await give_address(host.accounts, host.mailer, user, address):
         return f"{user.name}: your answers and turns already go to {address}."
-    host.mailer.confirmation(address, user.name, code)
     return (f"{user.name}: a code was mailed to {address}; your mail goes there once you confirm it: "
             f"confirm {user.name} PASSWORD CODE")
+
+
+async def give_address(accounts: Accounts, mailer: Any, account: Account, address: object) -> bool:
+    """``account`` gives ``address`` for its mail, by any door: the code that confirms it is mailed
+    there, counted against the account (False: it is the account's address already)."""
+    if mailer is None:
+        raise Unprocessable("email: this server sends no mail, so an address cannot be confirmed")
+    mailer.reserve_code(account, check_email(address))
+    code = await accounts.request_address(account, address)
+    if code is None:
+        return False
+    mailer.confirmation(address, account.name, code)
+    return True
 
 
 def _help(words: tuple[str, ...]) -> str:
@@ -413,11 +423,6 @@ async def move_number(host: Host, live: LiveMatch) -> int:
     return played + 1
 
 
-def _length(length: int, variant: str = "standard") -> str:
-    what = f"a {length}-point match" if length else "a money game"
-    return what if variant == "standard" else f"{what} of {variant.replace(',', ' with ').replace('-', ' ')}"
-
-
 async def report(host: Host, live: LiveMatch) -> str:
     """The board as the seed's server draws it, with the dice, cube, score, modes and whose turn it is."""
     info = live.info
@@ -425,12 +430,12 @@ async def report(host: Host, live: LiveMatch) -> str:
     if info.status == "invited" or info.status in store.UNPLAYED or live.match is None:
         where = "waiting for " + names[Color.BLACK] + " to accept" if info.status == "invited" else info.status
         return (f"Board {info.id}: {names[Color.WHITE]} challenges {names[Color.BLACK]} to "
-                f"{_length(info.length, info.options.get('variant', 'standard'))} ({where}).")
+                f"{terms(info.length, info.options)} ({where}).")
     match = live.match
     state = match.state
     o, x = names[OHS], names[EKS]
     lines = [f"Board {info.id}: {o} plays O (ohs, from 24 down to 1), {x} plays X (eks, from 1 up to 24); "
-             f"{_length(info.length, info.options.get('variant', 'standard'))}."]
+             f"{match_words(info.length, info.options.get('variant', 'standard'))}."]
     lines += draw(state.position)
     score = f"Score: {o} {state.score[OHS]}, {x} {state.score[EKS]}"
     if info.length:
@@ -504,7 +509,7 @@ async def _games(host: Host, name: str) -> str:
             state = "won" if info.winner_id == user.id else "lost"
         else:
             state = info.status
-        lines.append(f"  Board {info.id}: against {other.name}, {_length(info.length)}, {mine}-{theirs}, {state}")
+        lines.append(f"  Board {info.id}: against {other.name}, {match_words(info.length)}, {mine}-{theirs}, {state}")
     return "\n".join(lines)
 
 

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Path, Request, Response
 from pydantic import Field
 
 from ..accounts import Account
-from ..errors import NotFound, Unprocessable
+from ..errors import NotFound
+from ..pbm.executor import give_address
 from ..profiles import profile
 from .common import COOKIE, DEVICE_COOKIE, Body, Me, Server, address
 
@@ -114,11 +115,7 @@ async def set_mail(body: MailSettings, me: Me, server: Server) -> dict[str, Any]
         if body.email is None:
             await server.accounts.forget_address(me)
         else:
-            if server.mailer is None:
-                raise Unprocessable("email: this server sends no mail, so an address cannot be confirmed")
-            code = await server.accounts.request_address(me, body.email)
-            if code is not None:
-                server.mailer.confirmation(body.email, me.name, code)
+            await give_address(server.accounts, server.mailer, me, body.email)
     if body.mail_on_turn is not None:
         await server.accounts.set_mail_on_turn(me, body.mail_on_turn)
     return await _me(server, me)

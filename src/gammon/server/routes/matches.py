@@ -6,23 +6,21 @@ import asyncio
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import Field
 
 from ...match import PlayerAction
 from ...position import Color
-from ...record import MatchRecord
 from ..accounts import Account
-from ..board import board as board_view
 from ..errors import Forbidden, NotFound, Unprocessable
 from ..matches import store
-from ..matches.live import LiveMatch, replay
-from ..matches.rules import MAX_DELAY, MAX_RESERVE
+from ..matches.live import LiveMatch
+from ..matches.rules import MAX_DELAY, MAX_RESERVE, MIN_RATED_RESERVE
 from ..matches.service import Applied
 from ..matches.store import EventRow, Seat
 from ..matches.views import match_view, summary
 from ..runtime import Runtime
-from ..seats import BOT_PREFIX, DEFAULT_BOTS, check_bot, cube_hint_task, hint_task
+from ..seats import BOT_PREFIX, DEFAULT_BOTS, check_bot, check_player, cube_hint_task, hint_task
 from .common import Body, MatchId, Me, Server, Viewer
 
 router = APIRouter(tags=["matches"])
@@ -44,19 +42,29 @@ class Options(Body):
     variant: str = Field(default="standard", max_length=40,
                          description="standard, nackgammon, two-move-doubles, or both comma-separated")
     clock: TimeControl | None = Field(default=None, description="a time control; none when absent")
+    rated: bool | None = Field(default=None, description="whether the result may move ratings (default: true for a "
+                               "match of a length, false for a money game); with a clock, rated needs a reserve of "
+                               f"{MIN_RATED_RESERVE} s or more")
 
 
-class NewMatch(Body):
-    opponent: str = Field(max_length=300)
-    length: int = Field(ge=0, le=25)
-    options: Options = Field(default_factory=Options)
-    seed: str | None = Field(default=None, max_length=64, description="your own dice seed (drawn for you when absent)")
+class OwnSeed(Body):
+    """Your share of the dice: your seed, sent after the server committed to its own."""
+
+    seed: str | None = Field(default=None, max_length=64,
+                             description="your own dice seed, sent with commitment (drawn from the commitment when absent)")
     commitment: str | None = Field(default=None, max_length=100,
                                    description="the token of a commitment asked for before (POST /api/commitments)")
 
 
+class NewMatch(OwnSeed):
+    opponent: str = Field(max_length=300)
+    length: int = Field(ge=0, le=25)
+    options: Options = Field(default_factory=Options)
+
+
 class Acceptance(Body):
-    seed: str | None = Field(default=None, max_length=64, description="your own dice seed (drawn for you when absent)")
+    seed: str | None = Field(default=None, max_length=64,
+                             description="your own dice seed (drawn from the commitment when absent)")
 
 
 class ActionBody(Body):
@@ -84,10 +92,10 @@ async def _view(server: Runtime, applied: Applied, account: Account | None, stat
     return JSONResponse(view, status_code=status)
 
 
-async def opponent_of(server: Runtime, text: str) -> Seat:
-    """The player challenged: a person by name, or a bot (``bot:PLAYER``, opened on first use)."""
+async def opponent_of(server: Runtime, text: str, variant: str = "standard") -> Seat:
+    """The player challenged: a person by name, or a bot (``bot:PLAYER``, opened on first use) that plays ``variant``."""
     if text.startswith(BOT_PREFIX):
-        name = BOT_PREFIX + check_bot(text[len(BOT_PREFIX):], server.settings.external_bots)
+        name = BOT_PREFIX + check_bot(text[len(BOT_PREFIX):], server.settings.external_bots, variant)
         return (await server.accounts.bot(name)).seat
     found = await server.accounts.find(text[:64])
     if found is None or found.is_bot:
@@ -96,15 +104,16 @@ async def opponent_of(server: Runtime, text: str) -> Seat:
 
 
 @router.post("/api/commitments")
-async def new_commitment(server: Server) -> dict[str, str]:
-    """A server dice seed drawn and committed now, before you choose yours: pass the token with your challenge."""
-    token, commitment = await server.service.new_commitment()
+async def new_commitment(me: Me, server: Server) -> dict[str, str]:
+    """A server dice seed drawn and committed now, before you choose yours: pass the token with your
+    challenge within 30 minutes (it is yours alone; at most 5 unused at once, 60 an hour)."""
+    token, commitment = await server.service.new_commitment(me.seat)
     return {"commitment": commitment, "token": token}
 
 
 @router.post("/api/matches", status_code=201, response_class=JSONResponse)
 async def new_match(body: NewMatch, me: Me, server: Server) -> JSONResponse:
-    opponent = await opponent_of(server, body.opponent)
+    opponent = await opponent_of(server, body.opponent, body.options.variant)
     applied = await server.service.challenge(me.seat, opponent, body.length, body.options.model_dump(), seed=body.seed,
                                              commitment_token=body.commitment)
     return await _view(server, applied, me, 201)
@@ -129,8 +138,11 @@ async def get_match(match_id: MatchId, server: Server, viewer: Viewer,
                     history: Literal["all", "none"] = "none",
                     after: int | None = Query(default=None, ge=-1, le=2**31 - 1)) -> JSONResponse:
     """The match as last committed; its events only when asked (``?history=all``, or ``?after=SEQ``:
-    those numbered after SEQ), at most 5,000 at a time."""
+    those numbered after SEQ), at most 5,000 at a time. A player who fetches it is present: on
+    their turn, a clock waiting for them starts (docs/server.md, "Time")."""
     live = await server.service.current(match_id)
+    if viewer is not None:
+        live = await server.service.attend(viewer.id, live)
     events = None
     if history == "all" or after is not None:
         start = -1 if after is None else after
@@ -155,10 +167,12 @@ async def withdraw(match_id: MatchId, me: Me, server: Server) -> JSONResponse:
 
 
 @router.post("/api/matches/{match_id}/rematch", status_code=201, response_class=JSONResponse)
-async def rematch(match_id: MatchId, me: Me, server: Server) -> JSONResponse:
+async def rematch(match_id: MatchId, me: Me, server: Server, body: OwnSeed | None = None) -> JSONResponse:
     """After a finished match: the same opponent invited to a match of the same length and options
-    (a bot accepts at once)."""
-    return await _view(server, await server.service.rematch(me.seat, match_id), me, 201)
+    (a bot accepts at once); your dice seed comes with a commitment, as with a challenge."""
+    applied = await server.service.rematch(me.seat, match_id, seed=body.seed if body else None,
+                                           commitment_token=body.commitment if body else None)
+    return await _view(server, applied, me, 201)
 
 
 @router.post("/api/matches/{match_id}/actions", response_class=JSONResponse)
@@ -185,6 +199,7 @@ async def play_hint(match_id: MatchId, me: Me, server: Server) -> dict[str, Any]
     if state.dice is None:
         raise Unprocessable("a play hint is for a rolled turn: roll first (or ask for a cube hint)")
     player = server.settings.hint_player
+    check_player(player, state.variant, "hint")
     plays = await asyncio.wrap_future(server.workers.submit(hint_task, player, state))
     return {"player": player, "plays": plays}
 
@@ -196,36 +211,37 @@ async def cube_hint(match_id: MatchId, me: Me, server: Server) -> dict[str, Any]
     if state.dice is not None or state.resignation is not None:
         raise Unprocessable("a cube hint is before rolling, or when a double is offered to you")
     player = server.settings.hint_player
+    check_player(player, state.variant, "cube hint")
     decision = await asyncio.wrap_future(server.workers.submit(cube_hint_task, player, state))
     return {"player": player, **decision}
 
 
-@router.get("/api/matches/{match_id}/board")
+@router.get("/api/matches/{match_id}/board", response_class=JSONResponse)
 async def board_of(match_id: MatchId, server: Server, view: Literal["white", "black"] = "white",
                    moves: str = Query(default="", max_length=200),
-                   upto: int | None = Query(default=None, ge=-1, le=2**31 - 1)) -> dict[str, Any]:
+                   upto: int | None = Query(default=None, ge=-1, le=2**31 - 1)) -> Response:
     """The board picture from ``view``'s side, its points, and where a checker may go next
-    after the checker ``moves`` entered so far (or, with ``upto``, after that event)."""
+    after the checker ``moves`` entered so far (or, with ``upto``, after that event); drawn,
+    and replayed, away from the event loop (a replay's boards once)."""
     side = Color.WHITE if view == "white" else Color.BLACK
     live = await server.service.current(match_id)
     if live.info.status not in ("playing", "finished") or live.match is None:
         raise Unprocessable(f"match {match_id} is {live.info.status}: it has no board yet")
-    match = live.match
-    if upto is not None:
-        if moves:
-            raise Unprocessable("moves: a replay's board takes no moves")
-        rows = await server.service.events(match_id, -1, min(upto, live.info.next_seq - 1) + 1)
-        match = replay(live.info, rows)
-    return board_view(match, live.info.options["crawford"], side, moves)
+    if upto is None:
+        drawn = await server.replays.current_board(live, side, moves)
+    elif moves:
+        raise Unprocessable("moves: a replay's board takes no moves")
+    else:
+        drawn = await server.replays.board(live, upto, side)
+    return Response(drawn, media_type="application/json")
 
 
 @router.get("/api/matches/{match_id}/record.mat", response_class=PlainTextResponse)
 async def record(match_id: MatchId, server: Server) -> PlainTextResponse:
-    """The match as a GNU Backgammon / Jellyfish ``.mat`` file."""
+    """The match as a GNU Backgammon / Jellyfish ``.mat`` file (a finished match's made once)."""
     live = await server.service.current(match_id)
     info = live.info
     if info.status not in ("playing", "finished"):
         raise Unprocessable(f"match {match_id} is {info.status}: it has no games to record")
-    rows = await server.service.events(match_id, -1, info.next_seq)
-    text = MatchRecord.from_match(replay(info, rows), white=info.white.name, black=info.black.name).mat()
+    text = await server.replays.record(live)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="match-{match_id}.mat"'})

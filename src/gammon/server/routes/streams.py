@@ -3,7 +3,9 @@
 A stream reads what happened before it joined from the database, then takes the match's
 news from the process's broadcaster (:mod:`gammon.server.notify`); it never polls. It reads
 as well as sends, so it notices at once a client that has gone, and it closes (1001) when
-the server stops. Each event is told for whoever watches: a player hears "you".
+the server stops, or (4401) at its next news once the log-in it was opened with has ended.
+Each event is told for whoever watches: a player hears "you". A player watching is present:
+when their turn comes, a clock waiting for them starts (docs/server.md).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
-from ..errors import NotFound, ServerError
+from ..errors import NotFound, ServerError, Unauthorized
 from ..matches.store import EventRow
 from ..matches.views import event_view, narrator_for
 from ..runtime import Runtime
@@ -23,7 +25,7 @@ from ..security import same_origin
 from .common import MatchId, host_url, token_of
 
 router = APIRouter(tags=["matches"])
-GOING_AWAY, TRY_LATER, NOT_FOUND = 1001, 1013, 4404
+GOING_AWAY, TRY_LATER, LOGGED_OUT, NOT_FOUND = 1001, 1013, 4401, 4404
 
 
 @router.websocket("/api/matches/{match_id}/events")
@@ -44,6 +46,17 @@ async def events(websocket: WebSocket, match_id: MatchId,
             del server.streams_by_address[client]
 
 
+async def _still_logged_in(server: Runtime, token: str | None) -> bool:
+    """False once the token's log-in has ended; a busy server (503) does not end a stream."""
+    try:
+        await server.accounts.authenticate(token)
+    except Unauthorized:
+        return False
+    except ServerError:
+        return True
+    return True
+
+
 async def _stream(server: Runtime, websocket: WebSocket, match_id: int, after: int) -> None:
     await websocket.accept()
     try:
@@ -56,13 +69,24 @@ async def _stream(server: Runtime, websocket: WebSocket, match_id: int, after: i
         await websocket.send_json({"error": error.message})
         await websocket.close(code=TRY_LATER)
         return
-    side = None
+    side = player = None
     token, by_cookie = token_of(websocket)
     if token:
         with contextlib.suppress(ServerError):
             if by_cookie:
                 same_origin("POST", websocket.headers, host_url(websocket))  # a page on another site sees a spectator's view
-            side = live.color_of((await server.accounts.authenticate(token)).id)
+            player = (await server.accounts.authenticate(token)).id
+            side = live.color_of(player)
+    awaited = player is not None and server.service.awaits(player, live)
+
+    async def attend() -> None:
+        """A player watching is present: their clock, if it waits for them on their turn, starts."""
+        nonlocal awaited
+        if not awaited or player is None:
+            return
+        with contextlib.suppress(ServerError):  # asked again with the next news
+            now = await server.service.attend(player, await server.service.current(match_id))
+            awaited = server.service.awaits(player, now)
     narrator = narrator_for(live, side)
     told: dict[int, str] = {}
 
@@ -77,6 +101,7 @@ async def _stream(server: Runtime, websocket: WebSocket, match_id: int, after: i
             await websocket.send_text(text(row))
             last = row.seq
         feed.caught_up(last)
+        await attend()
         receiving = asyncio.ensure_future(websocket.receive())
         stopping = asyncio.ensure_future(server.stopping.wait())
         try:
@@ -98,6 +123,10 @@ async def _stream(server: Runtime, websocket: WebSocket, match_id: int, after: i
                     if rows is None:  # fell too far behind, or the server stops: come back with ?after=
                         await websocket.close(code=TRY_LATER, reason=f"reconnect with ?after={last}")
                         return
+                    if player is not None and not await _still_logged_in(server, token):
+                        # its log-in ended (logged out, revoked, a new password): no more of a player's view
+                        await websocket.close(code=LOGGED_OUT, reason="the log-in has ended: log in again")
+                        return
                     if rows[0].seq > last + 1:  # the feed began after this stream's catch-up read
                         for row in await server.service.events(match_id, last, rows[0].seq):
                             await websocket.send_text(text(row))
@@ -107,6 +136,7 @@ async def _stream(server: Runtime, websocket: WebSocket, match_id: int, after: i
                             await websocket.send_text(text(row))
                             last = row.seq
                     told.clear()
+                    await attend()
         except (WebSocketDisconnect, RuntimeError, ConnectionError):
             return
         finally:

@@ -24,3 +24,10 @@ export function ownSeed() {
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/** A challenge's (or rematch's) body with this browser's seed: the server commits to its own seed
+ * first (POST /api/commitments), and only then do we choose ours, so neither side can pick the dice. */
+export async function withOwnSeed(body = {}) {
+  const { token } = await post("/api/commitments");
+  return { ...body, seed: ownSeed(), commitment: token };
+}

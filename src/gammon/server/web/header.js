@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
-import { lengthText, opponentOf } from "./page.js";
+import { opponentOf, termsText } from "./page.js";
 import { app } from "./state.js";
 import { soundsOn, setSounds } from "./sound.js";
 
@@ -48,7 +48,7 @@ export function watchInvitations() {
     const fresh = waiting.filter((m) => !seen.has(m.id));
     for (const m of waiting) seen.add(m.id);
     if (fresh.length && !first && !location.hash.startsWith("#/lobby")) {
-      $("#header-news").textContent = fresh.map((m) => `${opponentOf(m, app.me.name)} challenges you to a ${lengthText(m.length)}: see Play.`).join(" ");
+      $("#header-news").textContent = fresh.map((m) => `${opponentOf(m, app.me.name)} challenges you to a ${termsText(m)}: see Play.`).join(" ");
     }
     first = false;
   };

@@ -13,6 +13,21 @@ export function title(text, ...extra) {
 
 export function lengthText(length) { return length ? `${length}-point match` : "money game"; }
 
+/** Whether a match may move ratings (matches made before `rated` existed: every match of a length). */
+export function isRated(m) { return Boolean(m.length) && (m.options || {}).rated !== false; }
+
+/** What accepting an invitation agrees to, all of it: "3-point match, nackgammon, 12 s a move + 5:00
+ * in reserve, rated" (the server's matches.rules.terms says the same by mail and in the terminal). */
+export function termsText(m) {
+  const options = m.options || {};
+  const parts = [lengthText(m.length)];
+  if (options.variant && options.variant !== "standard") parts.push(options.variant.replace(",", " with ").replace(/-/g, " "));
+  const clock = options.clock;
+  parts.push(clock ? `${clock.delay} s a move + ${Math.floor(clock.reserve / 60)}:${String(clock.reserve % 60).padStart(2, "0")} in reserve` : "no clock");
+  parts.push(isRated(m) ? "rated" : "unrated");
+  return parts.join(", ");
+}
+
 /** A match of a list (`summary`), for a link's text. */
 export function describeSummary(m, me = null) {
   const { white, black } = m.players;

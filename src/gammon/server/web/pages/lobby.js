@@ -2,9 +2,9 @@
 // or withdraw, your matches, who is online, matches to watch. It asks the server again every
 // ten seconds and when the window comes back, and says when an invitation arrives.
 
-import { api, ownSeed, post } from "../api.js";
+import { api, ownSeed, post, withOwnSeed } from "../api.js";
 import { $, el } from "../dom.js";
-import { describeSummary, lengthText, opponentOf, title } from "../page.js";
+import { describeSummary, opponentOf, termsText, title } from "../page.js";
 import { app } from "../state.js";
 
 // Used only while a server does not list its bots (GET /api/bots): the names as they are.
@@ -30,7 +30,7 @@ export async function lobbyPage() {
     const fresh = lobby.invitations.to_me.filter((m) => !seen.has(m.id));
     for (const m of lobby.invitations.to_me) seen.add(m.id);
     if (fresh.length && !first) {
-      status.textContent = fresh.map((m) => `${opponentOf(m, app.me.name)} challenges you to a ${lengthText(m.length)}.`).join(" ");
+      status.textContent = fresh.map((m) => `${opponentOf(m, app.me.name)} challenges you to a ${termsText(m)}.`).join(" ");
     } else if (first && lobby.invitations.to_me.length) {
       status.textContent = `${lobby.invitations.to_me.length} invitation${lobby.invitations.to_me.length > 1 ? "s" : ""} waiting for your answer.`;
     }
@@ -103,6 +103,8 @@ function challengeForm(bots) {
         el("option", { value: "standard", text: "Standard" }), el("option", { value: "nackgammon", text: "Nackgammon" }))),
       el("div", {}, el("label", { for: "clock", text: "Time control" }), el("select", { id: "clock" },
         CLOCKS.map(([value, text]) => el("option", { value, text }))))),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "opt-rated", checked: true }),
+      " Rated: the result moves both ratings (a money game never does)"),
     el("fieldset", {}, el("legend", { text: "Help while playing" }),
       ...[["hints", "Hints: the best plays, on request (H)"], ["cube_hints", "Cube hints (Shift+H)"], ["verbose", "Verbose commentary (pip counts)"]]
         .map(([key, label]) => el("label", { class: "check" }, el("input", { type: "checkbox", id: `opt-${key}` }), ` ${label}`))),
@@ -115,14 +117,13 @@ function challengeForm(bots) {
     if (!opponent) { error.textContent = "Choose a bot, or write the name of the person to invite."; $("#opponent-name").focus(); return; }
     const options = { variant: $("#variant").value };
     for (const key of ["hints", "cube_hints", "verbose"]) options[key] = $(`#opt-${key}`).checked;
+    options.rated = $("#opt-rated").checked && Number($("#length").value) > 0;
     if ($("#clock").value) {
       const [delay, reserve] = $("#clock").value.split("/").map(Number);
       options.clock = { delay, reserve };
     }
     try {
-      // the server commits to its dice seed before this page chooses its own: neither can pick the dice
-      const { token } = await post("/api/commitments");
-      const match = await post("/api/matches", { opponent, length: Number($("#length").value), options, seed: ownSeed(), commitment: token });
+      const match = await post("/api/matches", await withOwnSeed({ opponent, length: Number($("#length").value), options }));
       location.hash = `#/match/${match.id}`;
     } catch (failure) { error.textContent = failure.message; }
   });
@@ -140,14 +141,14 @@ function renderLists(lobby) {
   const section = (id, heading, items, empty) => el("section", { class: "card", "aria-labelledby": id },
     el("h2", { id, text: heading }), items.length ? el("ul", { class: "plain" }, items) : el("p", { class: "muted", text: empty }));
   const toMe = lobby.invitations.to_me.map((m) => el("li", { class: "invite" },
-    el("span", { text: `${opponentOf(m, me)} invites you: ${lengthText(m.length)}${m.options && m.options.variant === "nackgammon" ? ", nackgammon" : ""}` }),
+    el("span", { text: `${opponentOf(m, me)} invites you: ${termsText(m)}` }),
     el("span", { class: "actions" },
       el("button", { type: "button", class: "primary", id: `accept-${m.id}`, "aria-label": `Accept ${opponentOf(m, me)}'s invitation (match ${m.id})`, text: "Accept",
         onclick: async () => { await post(`/api/matches/${m.id}/accept`, { seed: ownSeed() }); location.hash = `#/match/${m.id}`; } }),
       el("button", { type: "button", id: `decline-${m.id}`, "aria-label": `Decline ${opponentOf(m, me)}'s invitation (match ${m.id})`, text: "Decline",
         onclick: async () => { await post(`/api/matches/${m.id}/decline`); if (app.lobbyPoll) app.lobbyPoll(); } }))));
   const fromMe = lobby.invitations.from_me.map((m) => el("li", { class: "invite" },
-    el("span", { text: `You invited ${opponentOf(m, me)}: ${lengthText(m.length)}, waiting` }),
+    el("span", { text: `You invited ${opponentOf(m, me)}: ${termsText(m)}; waiting` }),
     el("span", { class: "actions" },
       el("a", { href: `#/match/${m.id}`, text: "Open" }),
       el("button", { type: "button", id: `withdraw-${m.id}`, "aria-label": `Withdraw the invitation to ${opponentOf(m, me)} (match ${m.id})`, text: "Withdraw",

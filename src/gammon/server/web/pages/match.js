@@ -3,13 +3,13 @@
 // What may be done, the legal moves and the moves entered are the server's (the match view's
 // `actions` and `legal`, GET .../board); this page asks, draws and tells.
 
-import { api, ownSeed, post } from "../api.js";
+import { api, ownSeed, post, withOwnSeed } from "../api.js";
 import { announce, attachLog } from "../announce.js";
 import { drawBoard, playPoints } from "../board.js";
 import { $, el, keyButton } from "../dom.js";
 import { whoAmI } from "../header.js";
 import { buildGrid, focusCell, pageKeys } from "../input.js";
-import { lengthText, playerTitles, shownName, title } from "../page.js";
+import { lengthText, playerTitles, shownName, termsText, title } from "../page.js";
 import { play as sound } from "../sound.js";
 import { app, myColor, myTurn, nameOf, other } from "../state.js";
 
@@ -240,7 +240,8 @@ function invitationButtons(match) {
   box.hidden = match.status !== "invited";
   if (box.hidden) return;
   const again = () => { box.dataset.version = ""; refresh(); };
-  box.replaceChildren(el("h2", { id: "summary-heading", text: "An invitation" }), el("p", { class: "actions" },
+  box.replaceChildren(el("h2", { id: "summary-heading", text: "An invitation" }),
+    el("p", { id: "invitation-terms", text: `${cap(termsText(match))}.` }), el("p", { class: "actions" },
     myColor() === "black"
       ? [el("button", { type: "button", class: "primary", id: "do-accept", text: "Accept",
         onclick: async () => { await post(`/api/matches/${match.id}/accept`, { seed: ownSeed() }); box.hidden = true; await refresh(); focusCell(app.cursor); } }),
@@ -359,7 +360,10 @@ function drawPlayers() {
 function drawClocks() {
   const match = app.match;
   if (!match || !match.clock) return;
-  const { delay, reserve, running, since } = match.clock;
+  const { delay, reserve, since } = match.clock;
+  const waiting = match.clock.waiting || [];
+  // a player not yet present since the acceptance: their turn's time does not count until they come
+  const running = waiting.includes(match.clock.running) ? null : match.clock.running;
   const elapsed = running && since ? Math.max(0, (Date.now() - Date.parse(since)) / 1000) : 0;
   for (const color of ["white", "black"]) {
     const node = document.getElementById(`clock-${color}`);
@@ -370,10 +374,11 @@ function drawClocks() {
       left = Math.max(0, reserve[color] - Math.max(0, elapsed - delay));
     }
     const mm = Math.floor(left / 60), ss = Math.floor(left % 60);
-    node.textContent = `${mm}:${String(ss).padStart(2, "0")}${running === color && grace > 0 ? ` +${Math.ceil(grace)}` : ""}`;
+    const awaited = waiting.includes(color) && match.clock.running === color;
+    node.textContent = `${mm}:${String(ss).padStart(2, "0")}${running === color && grace > 0 ? ` +${Math.ceil(grace)}` : ""}${awaited ? " (waits)" : ""}`;
     node.classList.toggle("low", left <= 30);
     node.classList.toggle("running", running === color);
-    node.setAttribute("aria-label", `${match.players[color]}'s time: ${mm} minutes ${ss} seconds`);
+    node.setAttribute("aria-label", `${match.players[color]}'s time: ${mm} minutes ${ss} seconds${awaited ? ", not counting until they come" : ""}`);
     const key = `${color}:${match.version}`;
     if (running === color && left <= 30 && grace === 0 && !app.lowTold.has(key)) {
       app.lowTold.add(key);
@@ -641,7 +646,7 @@ function showSummary() {
 
 async function rematch() {
   try {
-    const next = await post(`/api/matches/${app.matchId}/rematch`);
+    const next = await post(`/api/matches/${app.matchId}/rematch`, await withOwnSeed());  // our seed after the server's commitment
     location.hash = `#/match/${next.id}`;
   } catch (error) { announce(`Not possible: ${error.message}`); }
 }

@@ -36,7 +36,8 @@ export async function replayPage(id) {
             onchange: () => { view = color; $("#board-svg").__places = null; show(at); } }), ` ${match.players[color]} (${color})`))),
       el("section", { class: "card", "aria-labelledby": "events-heading" }, el("h2", { id: "events-heading", text: "Every event" }), list),
       el("section", { class: "card", "aria-labelledby": "proof-heading" }, el("h2", { id: "proof-heading", text: "Dice proof" }),
-        el("p", { class: "hash", text: `Commitment (SHA-256 of the seed): ${proof.commitment}` }),
+        el("p", { class: "hash", text: `Commitment (dice scheme ${proof.scheme}, shown before anyone's seed was sent): ${proof.commitment}` }),
+        el("p", { class: "hash", text: `Seeds: ${match.players.white} ${proof.challenger_seed}${(proof.drawn || []).includes("challenger") ? " (drawn from the commitment)" : ""}; ${match.players.black} ${proof.opponent_seed}${(proof.drawn || []).includes("opponent") ? " (drawn from the commitment)" : ""}.` }),
         el("p", { class: "hash", text: proof.seed ? `Seed: ${proof.seed}. Check every roll with: gammon verify-dice --url ${location.origin}/api/matches/${id}` : "The seed is shown when the match is over." })),
       el("p", { class: "links" }, el("a", { href: `/api/matches/${id}/record.mat`, text: "Download the match (.mat)" }),
         match.status !== "finished" ? [" · ", el("a", { href: `#/match/${id}`, text: "Back to the match" })] : null))));
