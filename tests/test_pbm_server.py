@@ -708,3 +708,30 @@ def test_a_variant_is_chosen_by_mail_and_played_as_on_the_web(door) -> None:
     assert view["pips"] == {"white": 194, "black": 194}  # nackgammon's start: the opening roll is not played yet
     refused, done = door("challenge alice bob wonderland1 -hypergammon")
     assert not done and "-hypergammon" in refused and "-nackgammon" in refused, refused
+
+
+def test_players_by_mail_mix_seeds_of_their_own_into_the_dice(door) -> None:
+    door("register alice wonderland1\nregister bob builder123")
+    invited, done = door("challenge alice bob wonderland1 -match 3")
+    board = int(re.match(r"Board (\d+):", invited).group(1))
+    shown = door.http.get(f"/api/matches/{board}").json()["dice_proof"]["commitment"]  # before bob's seed
+    assert door(f"accept {board} bob builder123 Bob's-Own_seed")[1]
+    proof = door.http.get(f"/api/matches/{board}").json()["dice_proof"]
+    assert proof["opponent_seed"] == "Bob's-Own_seed" and proof["commitment"] == shown  # its case kept
+    assert proof["drawn"] == ["challenger"]  # alice sent none: hers comes from the commitment
+    refused, done = door(f"accept {board} bob builder123 another-seed")
+    assert not done and "a seed goes with accepting a challenge only" in refused
+
+    # a challenger asks for the commitment first, then sends a seed of their own with it
+    answer, done = door("commit alice wonderland1")
+    assert done, answer
+    digest, token = re.search(r"its SHA-256 is ([0-9a-f]{64})", answer).group(1), re.search(r"-commitment (\S+)", answer).group(1)
+    started, done = door(f"challenge alice bot:pubeval wonderland1 -commitment {token} -seed alices-seed")
+    assert done, started
+    mine = door.http.get("/api/matches", params={"user": "alice", "status": "playing"}).json()
+    proof = door.http.get(f"/api/matches/{max(m['id'] for m in mine)}").json()["dice_proof"]
+    assert proof["commitment"] == digest and proof["challenger_seed"] == "alices-seed" and proof["drawn"] == ["opponent"]
+    again, done = door(f"challenge alice bot:pubeval wonderland1 -commitment {token} -seed alices-seed")
+    assert not done and "commitment" in again  # a commitment serves one challenge
+    without, done = door("challenge alice bob -seed alices-seed")
+    assert not done and "need alice's password" in without

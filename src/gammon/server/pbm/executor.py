@@ -147,6 +147,11 @@ async def _execute(host: Host, command: Command, address: str, proven: list[Acco
         return await _challenge(host, command, address, proven)
     user = await accounts.check(command.user, command.password, address)
     proven.append(user)
+    if word == "commit":
+        token, shown = await service.new_commitment(user.seat)
+        return (f"{user.name}: the server's dice seed for your next challenge is drawn; its SHA-256 is {shown}.\n"
+                f"Challenge with your own seed mixed in: challenge {user.name} USER2 PASSWORD -commitment {token} "
+                "-seed YOURSEED (within 30 minutes; verify-dice checks the commitment once the match ends).")
     if word == "email":
         return await _email(host, user, command.args[0])
     if word == "confirm":
@@ -298,7 +303,10 @@ async def _act(host: Host, user: Account, live: LiveMatch, command: Command) -> 
     if word in ("greedy", "manual"):
         return await service.set_mode(seat, info.id, word)
     if word == "accept" and info.status == "invited":
-        return await service.accept(seat, info.id)
+        return await service.accept(seat, info.id, seed=command.args[0] if command.args else None)
+    if word == "accept" and command.args:
+        raise Unprocessable(f"accept: a seed goes with accepting a challenge only, and board {info.id} is "
+                            f"{info.status}: accept {info.id} {user.name} PASSWORD")
     if word == "decline" and info.status == "invited":
         return await service.decline(seat, info.id)
     if info.status != "playing" or live.match is None:
@@ -341,6 +349,10 @@ async def _challenge(host: Host, command: Command, address: str, proven: list[Ac
     first, second = command.args
     options = dict(command.options)
     length, force = options.pop("length"), bool(options.pop("force"))
+    seed, token = options.pop("seed", None), options.pop("commitment", None)
+    if (seed is not None or token is not None) and command.password is None:
+        raise Forbidden(f"challenge: -seed and -commitment need {first}'s password: challenge {first} {second} "
+                        "PASSWORD -commitment TOKEN -seed SEED")
     challenger: Account | None
     if command.password is not None:
         challenger = await host.accounts.check(first, command.password, address)
@@ -366,7 +378,8 @@ async def _challenge(host: Host, command: Command, address: str, proven: list[Ac
     if opponent.is_bot:
         modes["black"] = dict(API_MODES)  # the bot decides its own rolls and doubles
     applied = await host.service.challenge(challenger.seat, opponent, length, options, challenger_first=force,
-                                           modes=modes, confirmed=command.password is not None, requester=address)
+                                           modes=modes, confirmed=command.password is not None, requester=address,
+                                           seed=seed, commitment_token=token)
     info = applied.live.info
     if info.status == "invited":
         first_play = f", {challenger.name} taking the higher die of the first opening roll (-force)" if force else ""

@@ -29,11 +29,12 @@ USAGE: dict[str, str] = {
     "confirm": "confirm USER PASSWORD CODE: confirm your address with the code mailed to it",
     "mail": "mail USER PASSWORD on|off: a mail with the board when it is your turn (on by default)",
     "challenge": "challenge USER1 USER2 [PASSWORD1] [-force] [-match N | -money] [-nocrawford] [-jacoby] [-beavers] "
-                 "[-hints] [-cubehints] [-verbose] [-nackgammon] [-twomovedoubles]: a new board (-nackgammon: "
+                 "[-hints] [-cubehints] [-verbose] [-nackgammon] [-twomovedoubles] [-commitment TOKEN -seed SEED]: "
+                 "a new board (-nackgammon: "
                  "nackgammon's start; -twomovedoubles: a double is two moves); USER2 (a person) accepts it, a bot (bot:nn, "
                  "bot:pubeval, ...) at once; without PASSWORD1, USER1 must confirm it too (accept BOARD USER1 "
                  "PASSWORD); -force (with PASSWORD1): USER1 takes the higher die of the first opening roll, and "
-                 "USER2 is told so",
+                 "USER2 is told so; -seed (with the TOKEN commit gave, and PASSWORD1): your own dice seed",
     "move": "move BOARD USER PASSWORD MOVE[#MOVENO]: play your roll, e.g. 13-10,13-10,10-7,10-7 or 2(13-10),2(10-7) "
             "or 13:3,13:3,10:3,10:3 (B is the bar, H home; with men on the bar just the point entered; bearing off just "
             "the point); MOVE may also be greedy, manual, roll, double, take, drop, accept, decline, reject or resign, "
@@ -47,7 +48,11 @@ USAGE: dict[str, str] = {
     "double": "double BOARD USER PASSWORD: offer a double before rolling (manual mode)",
     "take": "take BOARD USER PASSWORD: take the double offered to you",
     "drop": "drop BOARD USER PASSWORD: drop the double offered to you (you lose the game at the cube's value)",
-    "accept": "accept BOARD USER PASSWORD: accept a challenge, a resignation offered to you, or a double",
+    "accept": "accept BOARD USER PASSWORD [SEED]: accept a challenge (SEED: your own dice seed, 1-64 characters "
+              "without spaces, mixed with the server's seed committed in the invitation), a resignation offered to "
+              "you, or a double",
+    "commit": "commit USER PASSWORD: the server draws its dice seed for your next challenge and shows its "
+              "SHA-256 first; challenge with -commitment TOKEN -seed SEED (your own seed) to mix it in",
     "decline": "decline BOARD USER PASSWORD: decline a challenge (or withdraw yours), or reject a resignation",
     "reject": "reject BOARD USER PASSWORD: reject the resignation offered to you: play goes on",
     "resign": "resign BOARD USER PASSWORD [single|gammon|backgammon]: offer to resign (default single); with a "
@@ -163,6 +168,14 @@ def parse(line: str) -> Command:
         if not text.strip():
             raise MailCommandError(f"move: no move given; usage: {USAGE['move']}")
         return Command("move", board, user, password, move=text.strip(), move_number=number)
+    if word == "commit":
+        _need(rest, 2, word)
+        _no_more(rest, 2, word)
+        return Command(word, user=rest[0], password=rest[1])
+    if word == "accept":  # its seed keeps its case
+        _need(rest, 3, word)
+        _no_more(rest, 4, word)
+        return Command(word, _board(rest[0]), rest[1], rest[2], args=tuple(rest[3:]))
     if word in BOARD_ACTIONS or word == "resign":
         _need(rest, 3, word)
         return _special(word, _board(rest[0]), rest[1], rest[2], [w.lower() for w in rest[3:]], None)
@@ -214,6 +227,11 @@ def _challenge(rest: list[str]) -> Command:
                 variant.append(VARIANT_FLAGS[lowered])
         elif lowered == "-money":
             options["length"] = 0
+        elif lowered in ("-seed", "-commitment"):
+            given = next(words, None)
+            if given is None or given.startswith("-"):
+                raise MailCommandError(f"challenge: {lowered} expects a word after it, got {given!r}")
+            options[lowered[1:]] = given
         elif lowered == "-match":
             length = next(words, None)
             if length is None or not re.fullmatch(r"[0-9]{1,2}", length):
