@@ -1,10 +1,13 @@
-"""Test-session set-up: a private cache folder, so tests never touch the user's tables; Hypothesis
-without deadlines; and, under ``CI=true``, a run that fails on any skipped test."""
+"""Test-session set-up: a private cache folder, so tests never touch the user's tables; compiled code
+shared by every process the session starts; Hypothesis without deadlines; and, under ``CI=true``, a
+run that fails on any skipped test."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +15,13 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from gammon import compiled
+
+# numba's compiled code, in the user's cache as outside the tests (named by the sources it was
+# compiled from, so never stale): set for the session before the tables' folder moves, so this
+# process and every one it starts (gammon serve, gammon engine, workers, a test's own HOME) load
+# what the first compiled, and no test waits on a compile it does not test.
+os.environ.setdefault(compiled.NUMBA_ENV, str(compiled.cache_folder()))
 _CACHE = Path(tempfile.mkdtemp(prefix="gammon-test-cache-"))
 os.environ["GAMMON_CACHE_DIR"] = str(_CACHE)
 
@@ -27,6 +37,17 @@ settings.load_profile("gammon")
 EXPECTED_SKIPS_ON_CI: frozenset[str] = frozenset()
 
 _skipped: list[str] = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Every kernel compiled before the first test, once and on every core (a later session finds
+    them in the cache and loads only what it calls): no test waits on a compile it does not test."""
+    for name in compiled.KERNEL_SOURCES:
+        importlib.import_module(f"gammon.{name}")
+    try:
+        compiled.prepare()
+    except Exception as error:  # noqa: BLE001 - a kernel that does not compile fails the tests that call it
+        print(f"conftest: not every kernel compiled ahead: {error}", file=sys.stderr)
 
 
 @pytest.fixture(scope="session", autouse=True)

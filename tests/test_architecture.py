@@ -24,7 +24,7 @@ from gammon.extras import SERVER_PACKAGES
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gammon"
 
 CORE = {"errors", "board", "movegen", "position", "play", "state", "variant", "notation", "dice", "diagram", "evaluation",
-        "ubgi", "workers", "data", "lines", "svg", "extras"}
+        "ubgi", "workers", "data", "lines", "svg", "extras", "compiled"}
 
 #: Layer of each unit above the core (the core is layer 0). Same number: neither imports the other.
 LAYERS = {
@@ -226,9 +226,10 @@ def test_the_pictures_are_the_only_way_back() -> None:
 
 
 #: What the notations may import: the board's conventions, errors, rule variants, the kernel
-#: (move text is played out on kernel boards) and each other. notation.pbm reads a move against a
-#: position, so it sits above the value types and may call them.
-NOTATION_MAY_IMPORT = {"gammon.board", "gammon.errors", "gammon.variant", "gammon.movegen"}
+#: (move text is played out on kernel boards), numba's set-up (the Position ID kernel) and each
+#: other. notation.pbm reads a move against a position, so it sits above the value types and may
+#: call them.
+NOTATION_MAY_IMPORT = {"gammon.board", "gammon.errors", "gammon.variant", "gammon.movegen", "gammon.compiled"}
 
 
 def test_the_notations_read_and_write_plain_fields() -> None:

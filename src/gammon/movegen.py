@@ -19,9 +19,9 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import njit
 
 from .board import flip_into as _flip
+from .compiled import kernel
 
 BOARD_SIZE = 26
 OWN_BAR = 25
@@ -31,7 +31,7 @@ OFF = 0
 MAX_PLAYS = 4096
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def occupied_points(board):
     """Bitmask of the points (and bar, bit 25) holding the mover's checkers."""
     mask = 0
@@ -44,7 +44,7 @@ def occupied_points(board):
 _HOME_MASK = (1 << 7) - 1  # bits 0-6: off and the home points
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def destination_in(board, occupied, source, die):
     """Where a checker from ``source`` lands with ``die``, or -1 when that move is illegal.
 
@@ -69,13 +69,13 @@ def destination_in(board, occupied, source, die):
     return 0
 
 
-@njit(cache=True, inline="always")
+@kernel("(readonly(int8[::1]), int64, int64)", ahead=False, inline="always")
 def destination(board, source, die):
     """:func:`destination_in` for callers that have no occupied-points mask at hand."""
     return destination_in(board, occupied_points(board), source, die)
 
 
-@njit(cache=True, inline="always")
+@kernel("(int8[::1], int64, int64)", ahead=False, inline="always")
 def apply_move(board, source, target):
     """Move one checker in place; returns 1 when it hits a blot (sent to the opponent's bar)."""
     board[source] -= 1
@@ -103,7 +103,7 @@ for _value in range(1, 1 << 13):
     _HIGHEST_BIT[_value] = _value.bit_length() - 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _highest(mask):
     upper = mask >> 13
     if upper:
@@ -111,7 +111,7 @@ def _highest(mask):
     return _HIGHEST_BIT[mask]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _after(mask, board, source, target):
     """The occupied mask after a move from ``source`` to ``target`` made on ``board``."""
     if board[source] == 0:
@@ -121,7 +121,7 @@ def _after(mask, board, source, target):
     return mask
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def board_hash(board):
     """The Zobrist hash of a board (what the incremental updates below maintain)."""
     value = np.int64(0)
@@ -130,7 +130,7 @@ def board_hash(board):
     return value
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _make(board, source, target, value):
     """Move one checker in place, updating the hash; returns (hit, new hash)."""
     old = board[source]
@@ -150,7 +150,7 @@ def _make(board, source, target, value):
     return hit, value
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _unmake(board, source, target, hit):
     """Take back a :func:`_make` (the caller restores the hash it saved)."""
     board[source] += 1
@@ -162,7 +162,7 @@ def _unmake(board, source, target, hit):
         board[OPPONENT_BAR] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _record(board, value, moves, move_count, depth, n, deepest, out_boards, out_moves, out_counts, hashes):
     """Keep a result of ``depth`` checker moves unless a deeper play exists or it is a repeat.
 
@@ -201,7 +201,7 @@ def _record(board, value, moves, move_count, depth, n, deepest, out_boards, out_
     return n + 1, deepest
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), int64, int8[:, ::1], int8[:, :, ::1], int8[::1], int64[::1])")
 def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
     # Checker moves of one die commute, so each play is generated once with its sources in
     # non-increasing order (25 = bar first); the hash check removes the remaining repeats.
@@ -282,7 +282,7 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
     return n
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), int64, int64, int8[:, ::1], int8[:, :, ::1], int8[::1], int64[::1])")
 def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
     moves = np.zeros((4, 3), np.int8)
     n = 0
@@ -344,8 +344,8 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
     return n
 
 
-@njit(cache=True)
-def generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes, two_move_doubles=False):
+@kernel("(readonly(int8[::1]), int64, int64, int8[:, ::1], int8[:, :, ::1], int8[::1], int64[::1], boolean)")
+def generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes, two_move_doubles):
     """Fill the output buffers with the legal plays of ``board`` for the roll ``d1``-``d2``.
 
     Returns the number of distinct resulting positions. A roll with no legal play gives
@@ -357,7 +357,7 @@ def generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes, two_
     return _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes)
 
 
-@njit(cache=True)
+@kernel("()")
 def play_buffers():
     """Fresh output buffers for :func:`generate_into`: boards, moves, move counts, hashes."""
     return (
@@ -369,10 +369,10 @@ def play_buffers():
 
 
 class _Scratch(threading.local):
-    """Per-thread output buffers, so a single generation allocates only its results."""
+    """Per-thread output buffers, so a single generation allocates only its results (made on the
+    thread's first generation: importing the kernel compiles nothing)."""
 
-    def __init__(self) -> None:
-        self.boards, self.moves, self.counts, self.hashes = play_buffers()
+    buffers: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 _scratch = _Scratch()
@@ -381,19 +381,40 @@ _scratch = _Scratch()
 def generate(board: np.ndarray, d1: int, d2: int, two_move_doubles: bool = False
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Legal plays of one board: (result boards (n, 26), moves (n, 4, 3), move counts (n,))."""
-    s = _scratch
-    n = generate_into(board, d1, d2, s.boards, s.moves, s.counts, s.hashes, two_move_doubles)
-    return s.boards[:n].copy(), s.moves[:n].copy(), s.counts[:n].copy()
+    if _scratch.buffers is None:
+        _scratch.buffers = play_buffers()
+    boards, moves, counts, hashes = _scratch.buffers
+    n = generate_into(board, d1, d2, boards, moves, counts, hashes, two_move_doubles)
+    return boards[:n].copy(), moves[:n].copy(), counts[:n].copy()
 
 
-@njit(cache=True)
-def generate_batch(boards, dice, two_move_doubles=False):
+@kernel(inline="always")
+def _grown(rows, total, capacity):
+    """``rows`` in a new array of ``capacity`` rows, its first ``total`` copied one by one (a slice
+    copy makes numba compile a shape check with its message: seconds of compiling, for nothing)."""
+    grown = np.empty((capacity,) + rows.shape[1:], rows.dtype)
+    source = rows.ravel()
+    target = grown.ravel()
+    for k in range(total * (source.shape[0] // rows.shape[0])):
+        target[k] = source[k]
+    return grown
+
+
+def generate_batch(boards: np.ndarray, dice: np.ndarray, two_move_doubles: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Legal plays of many boards at once, for search, training and table builds.
 
-    ``boards`` is (N, 26) int8 and ``dice`` (N, 2) (``two_move_doubles``: see
+    ``boards`` is (N, 26) int8 and ``dice`` (N, 2) int8 (``two_move_doubles``: see
     :func:`generate_into`). Returns ``offsets`` (N + 1,) and the
     concatenated results: the plays of board ``i`` are rows ``offsets[i]:offsets[i + 1]``.
     """
+    offsets, results, moves, counts = _generate_batch(boards, dice, two_move_doubles)
+    return offsets, results, moves, counts
+
+
+@kernel("(readonly(int8[:, ::1]), readonly(int8[:, ::1]), boolean)")
+def _generate_batch(boards, dice, two_move_doubles):
+    """:func:`generate_batch`, compiled (a kernel has no default arguments)."""
     count = boards.shape[0]
     hashes = np.empty(MAX_PLAYS, np.int64)
     capacity = count * 24 + MAX_PLAYS
@@ -405,13 +426,9 @@ def generate_batch(boards, dice, two_move_doubles=False):
     for i in range(count):
         if capacity - total < MAX_PLAYS:
             capacity = capacity * 2
-            grown_boards = np.empty((capacity, BOARD_SIZE), np.int8)
-            grown_moves = np.empty((capacity, 4, 3), np.int8)
-            grown_counts = np.empty(capacity, np.int8)
-            grown_boards[:total] = all_boards[:total]
-            grown_moves[:total] = all_moves[:total]
-            grown_counts[:total] = all_counts[:total]
-            all_boards, all_moves, all_counts = grown_boards, grown_moves, grown_counts
+            all_boards = _grown(all_boards, total, capacity)
+            all_moves = _grown(all_moves, total, capacity)
+            all_counts = _grown(all_counts, total, capacity)
         n = generate_into(
             boards[i], dice[i, 0], dice[i, 1], all_boards[total:], all_moves[total:], all_counts[total:], hashes,
             two_move_doubles,
@@ -425,7 +442,7 @@ def generate_batch(boards, dice, two_move_doubles=False):
 OVER, BEAROFF, RACE, CONTACT = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def board_class(board):
     """OVER, BEAROFF (no contact, every checker home), RACE or CONTACT, for one board.
 
@@ -456,7 +473,7 @@ def board_class(board):
     return RACE
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def win_kind(board):
     """How the mover has won: 0 not (yet), 1 single, 2 gammon, 3 backgammon.
 
@@ -480,10 +497,10 @@ def win_kind(board):
 
 #: ``board`` seen from the other side, written into ``out``: :func:`gammon.position.flip_into`
 #: (the one implementation of the flip) compiled for kernel boards.
-flip_into = njit(cache=True)(_flip)
+flip_into = kernel("(readonly(int8[::1]), int8[::1])")(_flip)
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def flip_board(board):
     """The same board seen from the other side (:func:`flip_into` on a new board)."""
     flipped = np.empty(BOARD_SIZE, np.int8)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import compiled
 from ..cube.context import CubeContext
 from ..cube.met import equity_to_mwc
 from ..errors import GammonError, InvalidPlayerError
@@ -337,6 +338,10 @@ def analyse(
     if isinstance(player, str):
         name = player
         count = workers if workers is not None else (available_cores() if _worth_sharing(name, len(tasks)) else 1)
+        if count > 1 and not parse_player(name).external:  # its kernels compiled here, on every core:
+            _load(name, luck)  # the workers then load them
+            compiled.prepare()
+            _unload()
         pool = Workers(count, initializer=_load, initargs=(name, luck))
         try:
             results: Iterator[Any] = pool.imap(_judge, tasks)

@@ -1,6 +1,6 @@
 """The bear-off evaluator's steps (:mod:`gammon.bearoff._evaluator_steps`) compiled by numba, for batches.
 
-The same functions, not copies: each is the evaluator's plain-Python step given to ``njit``
+The same functions, not copies: each is the evaluator's plain-Python step given to :func:`gammon.compiled.kernel`
 (numba keeps the machine code in its on-disk cache). :func:`evaluate_boards` calls other
 steps; its compiled version is the same code with those names bound to their compiled
 versions (:func:`_compiled`), since numba resolves a function's globals when it compiles it.
@@ -12,26 +12,33 @@ import types
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
 from . import _evaluator_steps as _steps
 from ._perfect_hash_kernels import rank_counts
+from ..compiled import kernel
 
 
-def _compiled(function: Callable, **calls: object) -> Callable:
-    """``function`` compiled by numba, with the steps it calls by name bound to ``calls``."""
+def _compiled(function: Callable, signature: str, **calls: object) -> Callable:
+    """``function`` compiled by numba for ``signature``, with the steps it calls by name bound to ``calls``."""
     rebound = types.FunctionType(function.__code__, {**function.__globals__, **calls}, function.__name__,
                                  function.__defaults__, function.__closure__)
     rebound.__qualname__ = function.__qualname__  # the on-disk cache is named after it
-    return njit(cache=True)(rebound)
+    return kernel(signature)(rebound)
 
 
-side_counts = njit(cache=True)(_steps.side_counts)
-dist = njit(cache=True, inline="always")(_steps.dist)
-evaluate_boards = _compiled(_steps.evaluate_boards, side_counts=side_counts, rank_counts=rank_counts, dist=dist)
+#: A table's arrays, as mapped from its file (read-only; a writable array converts).
+_U8, _U16, _U32, _I16 = (f"Array({t}, {n}, 'C', readonly=True)" for t, n in
+                         (("uint8", 2), ("uint16", 1), ("uint32", 2), ("int16", 2)))
+side_counts = kernel("(readonly(int8[::1]), int64, int64[:, ::1])")(_steps.side_counts)
+dist = kernel(inline="always")(_steps.dist)
+evaluate_boards = _compiled(
+    _steps.evaluate_boards,
+    f"(int8[:, ::1], int64, {_U8}, {_U8}, {_U32}, {_U16}, {_I16}, int64, int64, float64[:, ::1], int8[::1])",
+    side_counts=side_counts, rank_counts=rank_counts, dist=dist,
+)
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), int64)")
 def covers_batch(boards, points):
     """Whether each board is a bear-off position of tables over ``points`` points."""
     counts = np.zeros((2, points), np.int64)

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from ._perfect_hash_kernels import rank_board
 from .storage import ALL_OFF, BAND, FIRST_OFF, ONE, ROLL_LIMIT
+from ..compiled import kernel
 
 #: Error codes out of the kernel.
 OVERFLOW = 1
 ORDER = 2
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _finish(acc, out_band, out_start, out_length, out_rsum, x, which):
     """Round the 36-weighted sums to fractions of ONE, as GNU Backgammon does; 0 or an error code."""
     total = 0
@@ -46,7 +46,8 @@ def _finish(acc, out_band, out_start, out_length, out_rsum, x, which):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel("(Array(int64, 2, 'C', readonly=True), int64, int8[:, ::1], int64[::1], int64[::1], int64, int64, "
+        "uint16[:, :, ::1], uint8[:, ::1], uint8[:, ::1], int64[:, ::1])", nogil=True)
 def solve_positions(binomial, points, counts, level_of, order, lo, hi, band, start, length, rsum):
     """Solve the positions ``order[lo:hi]`` (part of one level); returns 0 or an error code."""
     board = np.zeros(BOARD_SIZE, np.int8)
@@ -71,7 +72,7 @@ def solve_positions(binomial, points, counts, level_of, order, lo, hi, band, sta
             for d1 in range(1, 7):
                 for d2 in range(1, d1 + 1):
                     weight = 1 if d1 == d2 else 2
-                    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes)
+                    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes, False)
                     best = -1
                     best_sum = np.int64(1) << 62
                     gbest = -1

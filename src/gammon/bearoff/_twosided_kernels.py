@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..movegen import BOARD_SIZE, generate_into, play_buffers
 from ._perfect_hash_kernels import rank_board
 from .storage import MINUS_ONE, PLUS_ONE
+from ..compiled import kernel
 
 #: The distinct rolls: 6 doubles and 15 others.
 ROLLS = 21
@@ -16,7 +16,7 @@ ROLLS = 21
 _WEIGHTS = np.array([1 if d1 == d2 else 2 for d1 in range(1, 7) for d2 in range(1, d1 + 1)], np.int64)
 
 
-@njit(cache=True)
+@kernel("(Array(int64, 2, 'C', readonly=True), int64, int8[:, ::1])")
 def successors(binomial, points, counts):
     """Distinct successor indices of every position for each of the 21 rolls (CSR form)."""
     size = counts.shape[0]
@@ -36,11 +36,12 @@ def successors(binomial, points, counts):
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
                 if not empty:
-                    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes)
+                    n = generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes, False)
                     if total + n > capacity:
                         capacity = 2 * capacity + n
                         grown = np.empty(capacity, np.int32)
-                        grown[:total] = targets[:total]
+                        for k in range(total):  # not a slice copy: numba compiles its shape check for seconds
+                            grown[k] = targets[k]
                         targets = grown
                     for k in range(n):
                         targets[total] = rank_board(binomial, out_boards[k], points)
@@ -50,13 +51,13 @@ def successors(binomial, points, counts):
     return offsets, targets[:total].copy()
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _half(value):
     """C's ``value / 2`` on integers: truncation toward zero."""
     return value // 2 if value >= 0 else -((-value) // 2)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _after_cube(no_double, double_take):
     """The equity of the side on roll once it has made its best cube decision.
 
@@ -71,7 +72,7 @@ def _after_cube(no_double, double_take):
     return no_double
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _solve(values, offsets, targets, size, i, j):
     row = i * size + j
     if i == 0:
@@ -122,7 +123,7 @@ def _solve(values, offsets, targets, size, i, j):
     values[row, 3] = t3 // 36 if t3 >= 0 else -((-t3) // 36)
 
 
-@njit(cache=True)
+@kernel("(int64[::1], int32[::1], int64)")
 def play_depth(offsets, targets, size):
     """The longest sequence of plays from each position to all off (0 for none left).
 
@@ -143,7 +144,7 @@ def play_depth(offsets, targets, size):
     return depth, 0
 
 
-@njit(cache=True, nogil=True)
+@kernel("(int16[:, ::1], int64[::1], int32[::1], int64, int64[::1], int64[::1], int64[::1], int64, int64, int64)", nogil=True)
 def solve_level(values, offsets, targets, size, depth, bucket_start, bucket_items, level, j_lo, j_hi):
     """The pairs (i, j) with depth[i] + depth[j] == level and j in [j_lo, j_hi)."""
     buckets = bucket_start.shape[0] - 1

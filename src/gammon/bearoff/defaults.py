@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar, cast
 from pathlib import Path
 
+from ..compiled import CACHE_ENV, cache_root
 from ..errors import BearoffTableError, TableFolderError
 from . import onesided as _onesided
 from . import twosided as _twosided
@@ -30,7 +31,6 @@ from .storage import special_file
 
 DEFAULT_POINTS = 6
 DEFAULT_CHECKERS = 6
-CACHE_ENV = "GAMMON_CACHE_DIR"
 
 _loaded: dict[Path, object] = {}
 T = TypeVar("T")
@@ -39,13 +39,8 @@ _temporary: list[Path] = []  # the folder used instead of an unwritable cache, o
 
 
 def cache_dir() -> Path:
-    """Where the default tables live (created on demand)."""
-    root = os.environ.get(CACHE_ENV)
-    if root:
-        return Path(root) / "bearoff"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("gammon")) / "bearoff"
+    """Where the default tables live (created on demand), beside the compiled code."""
+    return cache_root() / "bearoff"
 
 
 def _unwritable(folder: Path, error: OSError) -> TableFolderError:
@@ -143,6 +138,20 @@ def ensure_twosided(checkers: int = DEFAULT_CHECKERS, folder: Path | None = None
                 finally:
                     close()
     return path
+
+
+def import_builders() -> None:
+    """Import the kernels that build the default tables when one of them is missing: a caller
+    about to compile every kernel it imported (:func:`gammon.compiled.prepare`, a server's start)
+    compiles the builders with the rest, on every core, instead of at the build."""
+    folder = cache_dir()
+    try:
+        built = _exists(folder / _onesided.table_name(DEFAULT_POINTS)) and \
+            _exists(folder / _twosided.table_name(DEFAULT_CHECKERS))
+    except TableFolderError:  # the build says what is wrong with the folder
+        return
+    if not built:
+        from . import _onesided_kernels, _twosided_kernels  # noqa: F401
 
 
 def _temporary_folder(reason: TableFolderError) -> Path:

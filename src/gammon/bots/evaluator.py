@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from numba import njit
 
 from .. import movegen
 from ..errors import GammonError
 from ..position import Position
 from ..bearoff import BearoffEvaluator
 from ..evaluation import Probabilities, flip_probabilities
+from ..compiled import kernel
 
 # The position classes and the scoring of finished games are rules: the kernel holds them.
 OVER, BEAROFF, RACE, CONTACT = movegen.OVER, movegen.BEAROFF, movegen.RACE, movegen.CONTACT
@@ -33,7 +33,7 @@ board_class = movegen.board_class
 win_kind = movegen.win_kind
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]),)")
 def board_classes(boards):
     out = np.empty(boards.shape[0], np.int8)
     for i in range(boards.shape[0]):
@@ -41,7 +41,7 @@ def board_classes(boards):
     return out
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), float64[::1])")
 def finished_probabilities(board, out):
     """Exact probabilities of a finished game, for the mover; False when the game goes on."""
     kind = win_kind(board)
@@ -60,7 +60,7 @@ def finished_probabilities(board, out):
     return True
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), float64[:, ::1])")
 def finished_batch(boards, out):
     """Fill ``out`` rows of finished games; returns the mask of boards still in play."""
     live = np.empty(boards.shape[0], np.bool_)
@@ -69,7 +69,7 @@ def finished_batch(boards, out):
     return live
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), float64[:, ::1])")
 def impossible_outcomes(boards, probabilities):
     """Zero the gammons and backgammons a board rules out, in place (evaluators only estimate).
 
@@ -107,7 +107,7 @@ def impossible_outcomes(boards, probabilities):
             p[2] = 0.0
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]),)")
 def flip_batch(boards):
     """Every board seen from the other side (:func:`gammon.movegen.flip_into`, batched)."""
     out = np.empty_like(boards)
@@ -277,7 +277,7 @@ class CompositeEvaluator(Evaluator):
 # reorders a roll's plays: it only makes values comparable across rolls, which search needs.
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)", ahead=False)
 def pip_counts(board):
     """(mover's pips, opponent's pips) of a kernel board (bar = 25)."""
     mover = 0
@@ -291,7 +291,7 @@ def pip_counts(board):
     return mover, opponent
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]),)", ahead=False)
 def leads_of_boards(boards):
     """Each board's pip lead for the side that just moved."""
     out = np.empty(boards.shape[0])
@@ -301,7 +301,7 @@ def leads_of_boards(boards):
     return out
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), readonly(int64[::1]), readonly(int8[:, ::1]))", ahead=False)
 def leads_of_children(parents, offsets, children):
     """The lead after each roll: the parent's lead plus the most pips a child of the roll moved."""
     out = np.empty(children.shape[0])
@@ -317,7 +317,7 @@ def leads_of_children(parents, offsets, children):
     return out
 
 
-@njit(cache=True)
+@kernel("(readonly(float64[:, :]), readonly(boolean[::1]), readonly(float64[:, ::1]))", ahead=False)
 def logistic_probabilities(features, race, calibration):
     """(N, 5) with only the win column set; ``calibration[0 if race else 1]`` is (weights..., bias)."""
     count, width = features.shape

@@ -26,7 +26,6 @@ from functools import lru_cache
 from importlib import resources
 
 import numpy as np
-from numba import njit
 
 from ..movegen import flip_board
 from .evaluator import (
@@ -39,6 +38,7 @@ from .evaluator import (
     leads_of_children,
     logistic_probabilities,
 )
+from ..compiled import kernel
 
 #: Logistic calibration, rows race and contact, columns (score, opponent's score, lead, bias)
 #: of ``logit P(win)`` (see the module docstring). Fitted by
@@ -46,6 +46,8 @@ from .evaluator import (
 CALIBRATION = np.array([[0.082149, -0.082937, 0.200271, -0.817566], [0.066000, -0.059475, 0.020778, -0.131137]])
 #: The curve for a position on its own (search's leaves): its score and the opponent's,
 #: each with the weights of its own class, and its pip lead (``--standalone`` fit).
+#: The type of :meth:`PubevalEvaluator.kernel`'s parameters, for the kernels' signatures.
+PARAMS = "readonly(Tuple((float64[::1], float64[::1], float64[:, ::1], float64[:, ::1])))"
 STANDALONE_CALIBRATION = np.array([[0.079166, -0.080430, 0.194007, -0.777709], [0.066608, -0.065134, 0.020363, -0.152901]])
 
 
@@ -58,7 +60,7 @@ def load_weights() -> tuple[np.ndarray, np.ndarray]:
     return race, contact
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), readonly(float64[::1]))")
 def pubeval_score(board, weights):
     """Tesauro's score of one board after a play, from the mover's side (higher is better)."""
     score = 0.0
@@ -84,13 +86,13 @@ def pubeval_score(board, weights):
     return score
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def _is_race(board):
     kind = board_class(board)
     return kind != CONTACT and kind != OVER
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), readonly(boolean[::1]), readonly(float64[::1]), readonly(float64[::1]))")
 def pubeval_scores(boards, race, race_weights, contact_weights):
     """Scores of many boards; ``race[i]`` picks the weight set of board ``i``."""
     out = np.empty(boards.shape[0])
@@ -99,7 +101,7 @@ def pubeval_scores(boards, race, race_weights, contact_weights):
     return out
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]),)")
 def _race_of_boards(boards):
     race = np.empty(boards.shape[0], np.bool_)
     for i in range(boards.shape[0]):
@@ -107,7 +109,7 @@ def _race_of_boards(boards):
     return race
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), readonly(int64[::1]))")
 def _race_of_children(parents, offsets):
     """Each child's weight set, from its parent (the position before the play)."""
     race = np.empty(offsets[-1], np.bool_)
@@ -118,7 +120,7 @@ def _race_of_children(parents, offsets):
     return race
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), readonly(int64[::1]), readonly(int8[:, ::1]), readonly(float64[::1]), readonly(float64[::1]))")
 def _features_of_children(parents, offsets, children, race_weights, contact_weights):
     """(score, opponent's score before the play, lead after the roll) of each child."""
     out = np.empty((children.shape[0], 3))
@@ -133,7 +135,7 @@ def _features_of_children(parents, offsets, children, race_weights, contact_weig
     return out
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), readonly(boolean[::1]), readonly(float64[::1]), readonly(float64[::1]))")
 def _features_of_boards(boards, race, race_weights, contact_weights):
     """The same features without a parent: the opponent's standing is read off the board itself."""
     out = np.empty((boards.shape[0], 3))
@@ -146,14 +148,14 @@ def _features_of_boards(boards, race, race_weights, contact_weights):
     return out
 
 
-@njit(cache=True)
+@kernel(f"({PARAMS}, readonly(int8[:, ::1]))")
 def kernel_boards(params, boards):
     """Positions on their own: ``params`` is (race weights, contact weights, calibration, standalone)."""
     race = _race_of_boards(boards)
     return logistic_probabilities(_features_of_boards(boards, race, params[0], params[1]), race, params[3])
 
 
-@njit(cache=True)
+@kernel(f"({PARAMS}, readonly(int8[:, ::1]), readonly(int64[::1]), readonly(int8[:, ::1]))")
 def kernel_children(params, parents, offsets, children):
     """The plays of rolls, each scored with its parent's weight set and curve (see the module docstring)."""
     race = _race_of_children(parents, offsets)

@@ -19,13 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from .. import movegen
 from .evaluator import Evaluator, finished_batch, flip_batch
 from ..evaluation import Hint, Probabilities, equities, flip_probabilities
 from ..play import Play
 from ..variant import STANDARD, Variant
+from ..compiled import kernel
 
 #: The 21 distinct rolls and their probabilities (a non-double comes two ways out of 36).
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int8)
@@ -57,7 +57,7 @@ class MoveFilter:
 DEFAULT_FILTERS = (MoveFilter(8, 0.16), MoveFilter(3, 0.06), MoveFilter(2, 0.04))
 
 
-@njit(cache=True)
+@kernel("(readonly(float64[:, ::1]), readonly(int64[::1]))")
 def segment_best(probabilities, offsets):
     """Index of the highest-equity row in each segment ``offsets[i]:offsets[i + 1]`` (first on ties)."""
     count = offsets.shape[0] - 1

@@ -30,7 +30,6 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from .evaluator import (
     CONTACT,
@@ -40,6 +39,7 @@ from .evaluator import (
     board_classes,
     logistic_probabilities,
 )
+from ..compiled import kernel
 
 WEIGHT_NAMES = ("block", "block_exponent", "blot", "blot_threshold", "blot_passed", "run_or_block", "borne_off")
 BLOCK, BLOCK_EXPONENT, BLOT, BLOT_THRESHOLD, BLOT_PASSED, RUN_OR_BLOCK, BORNE_OFF = range(7)
@@ -102,13 +102,18 @@ def _shipped() -> SimpleWeights:
     return SimpleWeights.from_json(source.read_text())
 
 
-@njit(cache=True, inline="always")
+#: The type of :meth:`SimpleEvaluator.kernel`'s parameters (weights, calibration), for the kernels'
+#: signatures.
+PARAMS = "readonly(Tuple((float64[::1], float64[:, ::1])))"
+
+
+@kernel(inline="always")
 def _at(board, point, side):
     """Signed count on ``point`` in the numbering of ``side`` (0 = the board's mover, 1 = the other)."""
     return board[point] if side == 0 else -board[25 - point]
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), int64, readonly(float64[::1]))")
 def _structure(board, side, w):
     """Blocks minus blots of one side, while contact lasts."""
     opponent_back = 25  # the rearmost opposing checker in this side's numbering (0 = its bar)
@@ -136,7 +141,7 @@ def _structure(board, side, w):
     return score
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), readonly(float64[::1]))")
 def simple_score(board, w):
     """The heuristic score of one board after a play, for the side that moved (in pips)."""
     ours = 0
@@ -157,7 +162,7 @@ def simple_score(board, w):
     return lead * (1.0 + w[RUN_OR_BLOCK]) + w[BORNE_OFF] * (our_off - their_off)
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]), readonly(float64[::1]))")
 def simple_scores(boards, w):
     out = np.empty(boards.shape[0])
     for i in range(boards.shape[0]):
@@ -165,7 +170,7 @@ def simple_scores(boards, w):
     return out
 
 
-@njit(cache=True)
+@kernel(f"({PARAMS}, readonly(int8[:, ::1]))")
 def kernel_boards(params, boards):
     """The score through its logistic curve: ``params`` is (weights, calibration). The score
     counts both sides already, pip lead included: it is the only feature."""
@@ -173,7 +178,7 @@ def kernel_boards(params, boards):
     return logistic_probabilities(simple_scores(boards, params[0])[:, None], race, params[1])
 
 
-@njit(cache=True)
+@kernel(f"({PARAMS}, readonly(int8[:, ::1]), readonly(int64[::1]), readonly(int8[:, ::1]))")
 def kernel_children(params, parents, offsets, children):
     """The plays of rolls: each scored on its own, whatever came before."""
     return kernel_boards(params, children)

@@ -258,7 +258,7 @@ def _train_simple(args: argparse.Namespace) -> int:
 
 
 def _register_td(which: argparse._SubParsersAction) -> None:
-    from ..train.td import Settings
+    from ..train.settings import Settings  # not the training loops: every bots command registers this
 
     d = Settings()
     td = which.add_parser(

@@ -264,8 +264,8 @@ def _answer_chunk(chunk: Sequence[batch.Question]) -> list[dict[str, Any]]:
                 message = f"pid: expected {position_id.STATUS_TEXT[int(status[i])]}, got {parsed[i][0]!r}"
                 out[rows[i]] = batch.error(message, n, text)
         if good:
-            dice = np.array([parsed[i][1:] for i in good], np.int64)
-            offsets, results, _, _ = movegen.generate_batch(boards[good], dice)
+            dice = np.array([parsed[i][1:] for i in good], np.int8)
+            offsets, results, _, _ = movegen.generate_batch(boards[good], dice, False)
             ids = position_id.encode_batch(results).tobytes().decode("ascii")
             for j, i in enumerate(good):
                 found = sorted(ids[14 * r : 14 * r + 14] for r in range(offsets[j], offsets[j + 1]))

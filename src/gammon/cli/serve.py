@@ -242,8 +242,11 @@ class Deadline:
 
     def end(self, sig: int) -> None:
         print(f"gammon serve: still stopping after {self.seconds:g} s: stopped at once", file=sys.stderr, flush=True)
-        for child in multiprocessing.active_children():
+        children = multiprocessing.active_children()
+        for child in children:
             child.kill()
+        for child in children:  # gone before this process is: nothing it started still holds a port
+            child.join(2.0)
         os._exit(128 + sig)  # as a shell reports a death by the signal (a thread cannot restore its default)
 
 

@@ -26,16 +26,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from .. import movegen
 from .context import CubeContext
+from ..compiled import kernel
 
 CONTACT_EFFICIENCY = 0.68
 RACE_EFFICIENCY = (0.55, 0.00125, 0.6, 0.7)  # base, per pip, min, max
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def _efficiency(board):
     kind = movegen.board_class(board)
     if kind == movegen.CONTACT:
@@ -48,7 +48,7 @@ def _efficiency(board):
     return min(max(x, RACE_EFFICIENCY[2]), RACE_EFFICIENCY[3])
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]),)")
 def cube_efficiencies(boards):
     """Cube efficiency of each kernel board, for the side on roll (the board's owner)."""
     out = np.empty(boards.shape[0])
@@ -57,7 +57,7 @@ def cube_efficiencies(boards):
     return out
 
 
-@njit(cache=True)
+@kernel("(readonly(float64[::1]), readonly(float64[::1]), int64, float64)")
 def _interpolate(px, vx, n, p):
     """Value at ``p`` of the piecewise linear curve through ``(px[j], vx[j])``, j < n."""
     for j in range(n - 1):
@@ -69,7 +69,7 @@ def _interpolate(px, vx, n, p):
     return vx[n - 1]
 
 
-@njit(cache=True)
+@kernel("(readonly(float64[::1]), readonly(float64[::1]), int64, float64)")
 def _solve(px, vx, n, target):
     """Where an increasing piecewise linear curve reaches ``target``, clamped to [0, 1]."""
     if target <= vx[0]:
@@ -83,7 +83,7 @@ def _solve(px, vx, n, target):
     return 1.0
 
 
-@njit(cache=True)
+@kernel("(float64[::1], float64[::1], float64, float64, float64, float64, boolean)")
 def _set_curve(px, vx, low, mid_p, mid_v, high, has_mid):
     px[0] = 0.0
     vx[0] = low
@@ -97,7 +97,8 @@ def _set_curve(px, vx, low, mid_p, mid_v, high, has_mid):
     vx[2] = high
 
 
-@njit(cache=True)
+@kernel("(readonly(float64[:, ::1]), readonly(float64[::1]), readonly(float64[:, ::1]), readonly(boolean[:, ::1]), int64, "
+        "float64[::1])")
 def cubeful_kernel(probabilities, efficiency, table, flags, owner, out):
     """Cubeful value, for the side on roll, of each row of ``probabilities`` (that side's).
 

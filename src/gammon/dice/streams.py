@@ -10,7 +10,8 @@ a :class:`~gammon.dice.DiceSource` like any other.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..compiled import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -23,7 +24,7 @@ _LOW = np.uint64(0xFFFFFFFF)
 _SIX = np.uint64(6)
 
 
-@njit(cache=True)
+@kernel("(uint64[::1],)")
 def _next(state):
     state[0] += _GOLDEN
     z = state[0]
@@ -32,7 +33,7 @@ def _next(state):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@kernel("(int64, int64)")
 def stream_state(seed, game):
     """The generator state of game ``game`` of a run seeded ``seed`` (both >= 0)."""
     state = np.zeros(1, np.uint64)
@@ -42,14 +43,14 @@ def stream_state(seed, game):
     return state
 
 
-@njit(cache=True)
+@kernel("(uint64[::1],)")
 def next_roll(state):
     """The next roll of a stream, as two dice 1-6."""
     z = _next(state)
     return np.int64((z >> _S32) % _SIX) + 1, np.int64((z & _LOW) % _SIX) + 1
 
 
-@njit(cache=True)
+@kernel("(uint64[::1],)")
 def opening_roll(state):
     """The first roll of a game: the two players' single dice, rerolled while they tie.
 

@@ -31,9 +31,9 @@ once per roll (:func:`attack`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..movegen import flip_into
+from ..compiled import kernel
 
 #: Inputs per side: 24 x 4 point units, bar, off, then the expert features below.
 POINT_UNITS = 96
@@ -59,7 +59,7 @@ FEATURES_VERSION = 3
 INPUTS = VERSION_INPUTS[max(VERSION_INPUTS)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _blocked(view, point):
     return view[point] <= -2
 
@@ -68,7 +68,7 @@ def _blocked(view, point):
 _POINTS = np.int64(((1 << 25) - 1) ^ 1)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _hit_mask(own, blots, open_points, bar, d1, d2):
     """The opposing blots (bitmask of points) the side of ``own`` (its checkers' points) hits with d1-d2.
 
@@ -116,7 +116,7 @@ def _hit_mask(own, blots, open_points, bar, d1, d2):
     return ((own >> d1) | (own >> d2) | (via >> (d1 + d2))) & blots
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def attack(view):
     """(shots, double shots, pip loss x 36) of the side of ``view`` against the opposing blots.
 
@@ -158,13 +158,13 @@ def attack(view):
     return count, double, loss
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)", ahead=False)
 def shots(view):
     """Rolls out of 36 with which the side of ``view`` hits at least one opposing blot."""
     return attack(view)[0]
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), int64, int64, int64, int64)")
 def _reaches_past(view, s, limit, d1, d2):
     """Whether a checker on ``s`` can land below ``limit`` with d1-d2 (open landing points only)."""
     if d1 == d2:
@@ -194,7 +194,7 @@ def _reaches_past(view, s, limit, d1, d2):
     return False
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def escapes(view):
     """Rolls out of 36 that carry the rearmost checker past the opponent's points in front of it.
 
@@ -223,7 +223,7 @@ def escapes(view):
     return count
 
 
-@njit(cache=True)
+@kernel("()")
 def _escape_table():
     """Rolls (of 36) that carry a lone checker past every blocked point of a 12-point pattern.
 
@@ -275,7 +275,7 @@ def _escape_table():
 _ESCAPES = _escape_table()
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def containment(view):
     """The fewest rolls (of 36) with which a lone checker of this side on one of the 13- to
     24-points gets past the opponent's made points ahead of it: the opponent's blockade."""
@@ -291,7 +291,7 @@ def containment(view):
     return fewest
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), float64[::1], int64, int64, int64)")
 def _encode_side(view, out, base, extras, extras3):
     """The inputs of the side that is positive in ``view``, into ``out[base:base + SIDE_INPUTS]``."""
     pips = 0
@@ -384,7 +384,7 @@ def _encode_side(view, out, base, extras, extras3):
     out[extras3 + BURIED] = buried / 10.0
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), float64[::1], int8[::1])")
 def encode_into(board, out, flipped):
     """:func:`encode`, with ``flipped`` (26 ``int8``) as room for the other side's view: no allocation.
 
@@ -402,14 +402,14 @@ def encode_into(board, out, flipped):
                  third + SIDE_EXTRAS_3 if has3 else -1)
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), float64[::1])", ahead=False)
 def encode(board, out):
     """Fill ``out`` (a version's :data:`VERSION_INPUTS` floats; :data:`INPUTS` for all) with
     the inputs of one board after a play."""
     encode_into(board, out, np.empty(26, np.int8))
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]),)", ahead=False)
 def encode_batch(boards):
     """The inputs of many boards, ``(N, INPUTS)``."""
     out = np.empty((boards.shape[0], INPUTS))

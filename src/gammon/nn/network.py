@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from ..bots.evaluator import CONTACT, board_class
 from ..errors import NetworkFileError
 from .features import FEATURES_VERSION, VERSION_INPUTS, encode_into
+from ..compiled import kernel
 
 FORMAT = "gammon-nn"
 FORMAT_VERSION = 1
@@ -45,6 +45,12 @@ NET_NAMES = ("contact", "race", "crashed")
 CRASHED_CHECKERS = 6
 OUTPUTS = 5
 _ARRAYS = ("w1", "b1", "w2", "b2")
+_SHAPES = ("float64[:, :, ::1]", "float64[:, ::1]", "float64[:, :, ::1]", "float64[:, ::1]")
+#: The weight arrays (w1, b1, w2, b2) as the kernels that read them declare them: read-only, so
+#: weights shared read-only (as Ray hands them over) are taken as well as a net's own...
+WEIGHTS = ", ".join(f"readonly({shape})" for shape in _SHAPES)
+#: ... and as the trainers that change them declare them.
+TRAINED = ", ".join(_SHAPES)
 #: The widest hidden layer a file may declare (the shipped net has 128 units).
 MAX_HIDDEN = 4096
 #: What a damaged archive can raise while numpy and zipfile read it.
@@ -65,14 +71,14 @@ _READ_ERRORS = (
 )
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _live(in_play, ace, deuce):
     """Checkers of a side still worth something: those in play less the ones piled on its ace and
     deuce points beyond the first two (five on the ace point: three of them are dead)."""
     return in_play - max(0, ace + deuce - 2)
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[::1]),)")
 def crashed(board):
     """Whether a side of ``board`` has crashed: at most :data:`CRASHED_CHECKERS` live checkers.
 
@@ -93,7 +99,7 @@ def crashed(board):
             or _live(opponent, max(-board[24], 0), max(-board[23], 0)) <= CRASHED_CHECKERS)
 
 
-@njit(cache=True, inline="always")
+@kernel("(readonly(int8[::1]),)", inline="always")
 def net_of(board):
     """Which net scores ``board``, the one phase classifier: contact, race or crashed."""
     if board_class(board) != CONTACT:
@@ -101,14 +107,14 @@ def net_of(board):
     return CRASHED_NET if crashed(board) else CONTACT_NET
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _add_rows(hidden, v0, r0, v1, r1):
     """``hidden += v0 * r0``, then ``+= v1 * r1``: two inputs' weights in one pass over the units."""
     for j in range(hidden.shape[0]):
         hidden[j] = (hidden[j] + v0 * r0[j]) + v1 * r1[j]
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, int64, readonly(float64[::1]), float64[::1], float64[::1])")
 def forward(w1, b1, w2, b2, k, x, hidden, out):
     """Raw outputs of net ``k`` for inputs ``x``; skips zero inputs (most of the board units).
 
@@ -155,7 +161,7 @@ def forward(w1, b1, w2, b2, k, x, hidden, out):
     out[4] = 1.0 / (1.0 + np.exp(-z4))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def consistent(raw, out):
     """Clip raw outputs to cumulative probabilities: bg <= gammon <= win (and likewise for losses)."""
     win = min(max(raw[0], 0.0), 1.0)
@@ -166,7 +172,7 @@ def consistent(raw, out):
     out[4] = min(raw[4], out[3])
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, readonly(int8[:, ::1]))")
 def evaluate_boards(w1, b1, w2, b2, boards):
     """Consistent probabilities ``(N, 5)`` of boards still in play, each by its class's net."""
     count = boards.shape[0]
@@ -182,13 +188,13 @@ def evaluate_boards(w1, b1, w2, b2, boards):
     return out
 
 
-@njit(cache=True)
+@kernel(f"(Tuple(({WEIGHTS})), readonly(int8[:, ::1]))")
 def kernel_boards(params, boards):
     """:func:`evaluate_boards` with the weights as one tuple: the net's :class:`~gammon.bots.evaluator.EvaluatorKernel`."""
     return evaluate_boards(params[0], params[1], params[2], params[3], boards)
 
 
-@njit(cache=True)
+@kernel(f"(Tuple(({WEIGHTS})), readonly(int8[:, ::1]), readonly(int64[::1]), readonly(int8[:, ::1]))", ahead=False)
 def kernel_children(params, parents, offsets, children):
     """The plays of rolls: the net values each board on its own, whatever came before."""
     return evaluate_boards(params[0], params[1], params[2], params[3], children)

@@ -1,25 +1,25 @@
 """The Position ID steps (:mod:`gammon.notation._position_id_steps`), compiled by numba for batches.
 
-The same functions, not copies: each is a plain-Python step given to ``njit``
+The same functions, not copies: each is a plain-Python step given to :func:`gammon.compiled.kernel`
 (numba keeps the machine code in its on-disk cache, so later runs load it).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import _position_id_steps as _steps
+from ..compiled import kernel
 
-board_to_key = njit(cache=True)(_steps.board_to_key)
-key_to_board = njit(cache=True)(_steps.key_to_board)
-key_to_text = njit(cache=True)(_steps.key_to_text)
-text_to_key = njit(cache=True)(_steps.text_to_key)
+board_to_key = kernel("(readonly(int8[::1]), uint8[::1])")(_steps.board_to_key)
+key_to_board = kernel("(readonly(uint8[::1]), int8[::1])")(_steps.key_to_board)
+key_to_text = kernel("(readonly(uint8[::1]), uint8[::1])")(_steps.key_to_text)
+text_to_key = kernel("(readonly(uint8[::1]), uint8[::1])")(_steps.text_to_key)
 ID_LENGTH = _steps.ID_LENGTH
 OK = _steps.OK
 
 
-@njit(cache=True)
+@kernel("(readonly(int8[:, ::1]),)")
 def encode_batch(boards):
     """Position IDs of many boards, as an (N, 14) uint8 array of ASCII characters."""
     out = np.empty((boards.shape[0], ID_LENGTH), np.uint8)
@@ -30,7 +30,7 @@ def encode_batch(boards):
     return out
 
 
-@njit(cache=True)
+@kernel("(readonly(uint8[:, ::1]),)")
 def decode_batch(texts):
     """Boards of many Position IDs given as (N, 14) uint8; returns (boards, status codes)."""
     count = texts.shape[0]

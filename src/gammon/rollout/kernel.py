@@ -24,7 +24,6 @@ import types
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
 from .. import movegen
 from ..bearoff._evaluator_kernels import evaluate_boards as _tables_on_roll
@@ -34,6 +33,7 @@ from ..cube.janowski import _efficiency, cubeful_kernel
 from ..dice.streams import next_roll, stream_state
 from ..evaluation import BEAVER, PASS
 from ..evaluation import cube_verdict as _cube_verdict
+from ..compiled import kernel
 
 #: What :func:`advance` returns: the trial is over, or it needs the bot's answer to go on.
 DONE, ASK_DOUBLE, ASK_ANSWER, ASK_PLAY = 0, 1, 2, 3
@@ -54,10 +54,30 @@ for _i, (_a, _b) in enumerate(ROLLS):
 #: Step between second rolls of consecutive trials (see :func:`gammon.rollout.trial.quasi_random_rolls`).
 SECOND_STEP = 7
 
-cube_verdict = njit(cache=True)(_cube_verdict)
+#: The types of the arrays a trial reads, for the kernels' signatures: the cube graph
+#: (:class:`~gammon.rollout.trial.CubeGraph`), the bear-off tables (their points, then the arrays
+#: of :meth:`~gammon.bearoff.BearoffEvaluator.kernel_arrays`, read-only as mapped from their
+#: files) and the move generator's buffers (:func:`gammon.movegen.play_buffers`).
+CUBES = ("readonly(Tuple((float64[:, :, ::1], boolean[:, :, ::1], int64[::1], int64[::1], boolean[::1], boolean[::1], "
+         "boolean[::1], float64[::1], int64[::1], int64[::1], int64[::1], boolean[::1], boolean[::1], float64[::1], "
+         "float64[::1])))")
+TABLES = ("Tuple((int64, Array(uint8, 2, 'C', readonly=True), Array(uint8, 2, 'C', readonly=True), "
+          "Array(uint32, 2, 'C', readonly=True), Array(uint16, 1, 'C', readonly=True), "
+          "Array(int16, 2, 'C', readonly=True), int64, int64))")
+BUFFERS = "Tuple((int8[:, ::1], int8[:, :, ::1], int8[::1], int64[::1]))"
+
+cube_verdict = kernel("(float64, float64, float64, boolean, boolean, float64)")(_cube_verdict)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
+def _copy(source, target):
+    """``target[:] = source`` for boards and rows, element by element (a slice copy makes numba
+    compile a shape check with its message: seconds of compiling, for nothing)."""
+    for k in range(target.shape[0]):
+        target[k] = source[k]
+
+
+@kernel(inline="always")
 def _flip(p, out):
     """``p`` seen by the other side (:func:`gammon.evaluation.flip_probabilities` for one row)."""
     out[0] = 1.0 - p[0]
@@ -67,13 +87,13 @@ def _flip(p, out):
     out[4] = p[2]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _equity(p):
     return 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
 
 
 # -- evaluations, as the Evaluator class makes them ---------------------------------------------
-@njit(cache=True)
+@kernel(f"({TABLES}, int8[::1], float64[::1])")
 def on_roll(tables, board, out):
     """The bear-off tables' probabilities of the side on roll of ``board`` into ``out``; False where
     they do not cover it (or there are none: ``tables[0]``, their points, is 0)."""
@@ -85,7 +105,7 @@ def on_roll(tables, board, out):
                     tables[6], tables[7], values, status)
     if status[0]:
         return False
-    out[:] = values[0]
+    _copy(values[0], out)
     return True
 
 
@@ -108,7 +128,7 @@ def evaluate(params, tables, parent, boards, n, plays, out):
         return
     rows = np.empty((count, 26), np.int8)
     for k in range(count):
-        rows[k] = boards[live[k]]
+        _copy(boards[live[k]], rows[k])
     if plays:
         offsets = np.zeros(2, np.int64)
         offsets[1] = count
@@ -125,7 +145,7 @@ def evaluate(params, tables, parent, boards, n, plays, out):
                     _flip(exact, values[k])
     impossible_outcomes(rows, values)
     for k in range(count):
-        out[live[k]] = values[k]
+        _copy(values[k], out[live[k]])
 
 
 def on_roll_value(params, tables, board, out):
@@ -140,7 +160,7 @@ def best_play(params, tables, board, d1, d2, buffers, probabilities):
     """The index of the best play (cubeless equity at 0 ply, the first of equals) among the
     ``n`` plays of ``board`` with ``d1``-``d2``, left in ``buffers[0]``: ``(index, n)``."""
     kids, moves, counts, hashes = buffers
-    n = movegen.generate_into(board, d1, d2, kids, moves, counts, hashes)
+    n = movegen.generate_into(board, d1, d2, kids, moves, counts, hashes, False)
     evaluate(params, tables, board, kids, n, True, probabilities)
     best = 0
     top = -1e300
@@ -153,7 +173,7 @@ def best_play(params, tables, board, d1, d2, buffers, probabilities):
 
 
 # -- the cube ------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel(f"({CUBES}, int64, float64[:, ::1], float64[::1], float64[::1])")
 def cubeful(cubes, node, probabilities, efficiency, out):
     """Janowski's cubeful values (:func:`gammon.cube.janowski.cubeful_values`) in cube ``node``."""
     table, flags, levels, owner, dead = cubes[0], cubes[1], cubes[2], cubes[3], cubes[4]
@@ -163,20 +183,20 @@ def cubeful(cubes, node, probabilities, efficiency, out):
     cubeful_kernel(probabilities, efficiency, table[node, :used], flags[node, :used], owner[node], out)
 
 
-@njit(cache=True)
+@kernel(f"({CUBES}, int64, float64)")
 def normalise(cubes, node, value):
     """A value in ``node``'s units as equity per cube (:meth:`CubeContext.normalise`)."""
     win, lose = cubes[13][node], cubes[14][node]
     return (2.0 * value - (win + lose)) / (win - lose)
 
 
-@njit(cache=True)
+@kernel(f"({CUBES}, int64, float64)")
 def opponent_value(cubes, node, value):
     """The same outcome valued by the other side: minus the points, or one minus the MWC."""
     return -value if cubes[11][node] else 1.0 - value
 
 
-@njit(cache=True)
+@kernel(f"({CUBES}, int64, float64[:, ::1], int8[:, ::1], int64, float64[::1])")
 def mover_values(cubes, node, probabilities, boards, n, out):
     """Cubeful values, for the side that played into ``boards[:n]`` (``probabilities`` its own), in
     ``node`` (its view): the side now on roll doubles when it is right to, the other answers with
@@ -208,7 +228,7 @@ def mover_values(cubes, node, probabilities, boards, n, out):
         out[i] = opponent_value(cubes, node, best[i])
 
 
-@njit(cache=True)
+@kernel(f"({CUBES}, int64, float64[::1], int8[::1])")
 def decision(cubes, node, probabilities, board):
     """``(double, answer)`` of the side on roll of ``board`` in cube ``node`` at 0 ply, from its
     probabilities (:meth:`gammon.bots.Bot.should_double` and ``answer_double``)."""
@@ -234,7 +254,7 @@ def decision(cubes, node, probabilities, board):
     return double, answer
 
 
-@njit(cache=True)
+@kernel(f"({CUBES}, int64, float64[::1], int8[::1])")
 def cubeful_value(cubes, node, probabilities, board):
     """The side on roll's cubeful value in ``node``, its cube action included
     (:meth:`gammon.bots.CubefulSearch.value` at 0 ply)."""
@@ -256,22 +276,22 @@ def cubeful_value(cubes, node, probabilities, board):
 
 
 # -- a trial -----------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel("(readonly(int8[::1]), int64, int64, int64, int8[::1], int64[::1], float64[::1], uint64[::1])")
 def start(board, root, seed, number, state, ints, luck, stream):
     """Set up trial ``number`` of ``seed`` from ``board`` (the side on roll's, before its roll) in
     the caller's arrays: ``state`` (the board as it goes), ``ints``, ``luck`` (five probabilities
     and the cubeful luck) and ``stream`` (the dice after the first two rolls)."""
-    state[:] = board
+    _copy(board, state)
     ints[:] = 0
     ints[PHASE] = _START
     ints[MINE] = 1
     ints[CUBE] = root
     ints[ROLLER] = root
     luck[:] = 0.0
-    stream[:] = stream_state(seed, number)
+    _copy(stream_state(seed, number), stream)
 
 
-@njit(cache=True)
+@kernel(f"({CUBES}, int64, int64[::1], float64[::1], float64[::1], float64, float64[::1])")
 def _finish(cubes, root, ints, luck, probabilities, value, out):
     """The trial's samples for the root's side: the outcome less the luck."""
     if not ints[MINE]:
@@ -362,8 +382,8 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                 for k in range(21):
                     a, b = ROLLS[k]
                     best, _ = best_play(params, tables, state, a, b, buffers, probabilities)
-                    chosen[k] = buffers[0][best]
-                    chosen_p[k] = probabilities[best]
+                    _copy(buffers[0][best], chosen[k])
+                    _copy(probabilities[best], chosen_p[k])
                 outcomes = chosen_p
                 if not same:  # the plays were scored with their parent: value them on their own
                     outcomes = np.empty((21, 5))
@@ -378,7 +398,7 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                 seen = np.empty((21, 5))
                 for j in range(21):
                     if mine:
-                        seen[j] = outcomes[j]
+                        _copy(outcomes[j], seen[j])
                     else:
                         _flip(outcomes[j], seen[j])
                 for k in range(5):
@@ -390,13 +410,13 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
             if ask:
                 return ASK_PLAY
             if roller < 0 and reduce:
-                after[:] = chosen[r]
+                _copy(chosen[r], after)
             elif roller < 0:
                 best, _ = best_play(params, tables, state, d1, d2, buffers, probabilities)
-                after[:] = buffers[0][best]
+                _copy(buffers[0][best], after)
             else:
                 kids, moves, counts, hashes = buffers
-                n = movegen.generate_into(state, d1, d2, kids, moves, counts, hashes)
+                n = movegen.generate_into(state, d1, d2, kids, moves, counts, hashes, False)
                 evaluate(params, tables, state, kids, n, False, probabilities)
                 mover_values(cubes, roller, probabilities, kids, n, values)
                 best = 0
@@ -405,7 +425,7 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                     if values[i] > top:
                         top = values[i]
                         best = i
-                after[:] = kids[best]
+                _copy(kids[best], after)
             continue
         # _PLAYED: the board after the side on roll's play is in ``after``.
         roller = ints[ROLLER]
@@ -448,15 +468,29 @@ def play_trials(params, same, tables, exact, cubes, root, board, seed, first, tr
 _trials: dict[tuple[object, object], tuple[Callable, Callable]] = {}
 
 
-def _bind(function: Callable, suffix: str, calls: dict[str, object]) -> Callable:
+#: The signatures of the functions compiled for each evaluator; ``PARAMS`` is the type of its
+#: kernel's parameters (:attr:`~gammon.bots.evaluator.EvaluatorKernel.params`).
+_BOUND = {
+    "evaluate": f"(readonly(PARAMS), {TABLES}, int8[::1], int8[:, ::1], int64, boolean, float64[:, ::1])",
+    "on_roll_value": f"(readonly(PARAMS), {TABLES}, int8[::1], float64[::1])",
+    "best_play": f"(readonly(PARAMS), {TABLES}, int8[::1], int64, int64, {BUFFERS}, float64[:, ::1])",
+    "advance": f"(readonly(PARAMS), boolean, {TABLES}, {TABLES}, {CUBES}, int64, int64, int64, boolean, boolean, int8[::1], "
+               f"int64[::1], float64[::1], uint64[::1], int8[::1], int8[:, ::1], float64[:, ::1], {BUFFERS}, "
+               "float64[:, ::1], float64[::1], float64[::1])",
+    "play_trials": f"(readonly(PARAMS), boolean, {TABLES}, {TABLES}, {CUBES}, int64, readonly(int8[::1]), int64, int64, "
+                   "int64, boolean, float64[:, ::1])",
+}
+
+
+def _bind(function: Callable, suffix: str, calls: dict[str, object], params: tuple[object, ...]) -> Callable:
     """``function`` compiled with the names it calls bound to ``calls`` (as
-    :mod:`gammon.bearoff._evaluator_kernels` binds its steps), cached on disk under its name
-    and ``suffix``."""
+    :mod:`gammon.bearoff._evaluator_kernels` binds its steps) for an evaluator's ``params``,
+    cached on disk under its name and ``suffix``."""
     name = f"{function.__name__}_{suffix}"
     bound = types.FunctionType(function.__code__, {**function.__globals__, **calls}, name,
                                function.__defaults__, function.__closure__)
     bound.__qualname__ = name  # the on-disk cache is named after it
-    return njit(cache=True)(bound)
+    return kernel(_BOUND[function.__name__], like={"PARAMS": params})(bound)
 
 
 def trial_functions(evaluator: EvaluatorKernel) -> tuple[Callable, Callable]:
@@ -472,10 +506,11 @@ def trial_functions(evaluator: EvaluatorKernel) -> tuple[Callable, Callable]:
     if key not in _trials:
         source = evaluator.children.py_func
         suffix = re.sub(r"\W", "_", f"{source.__module__}.{source.__qualname__}")
-        bound_evaluate = _bind(evaluate, suffix, {"CHILDREN": evaluator.children, "BOARDS": evaluator.boards})
+        params = evaluator.params
+        bound_evaluate = _bind(evaluate, suffix, {"CHILDREN": evaluator.children, "BOARDS": evaluator.boards}, params)
         steps = {"evaluate": bound_evaluate}
-        steps["on_roll_value"] = _bind(on_roll_value, suffix, steps)
-        steps["best_play"] = _bind(best_play, suffix, steps)
-        steps["advance"] = _bind(advance, suffix, steps)
-        _trials[key] = (steps["advance"], _bind(play_trials, suffix, steps))
+        steps["on_roll_value"] = _bind(on_roll_value, suffix, steps, params)
+        steps["best_play"] = _bind(best_play, suffix, steps, params)
+        steps["advance"] = _bind(advance, suffix, steps, params)
+        _trials[key] = (steps["advance"], _bind(play_trials, suffix, steps, params))
     return _trials[key]

@@ -227,7 +227,12 @@ def rollout(
             shared = (uuid.uuid4().hex, player, truncate, variance_reduction)
             results: Iterator[np.ndarray] = ray_imap(ray, _ray_block, shared, tasks)
         else:
-            pool = Workers(min(workers, len(tasks)), initializer=_start, initargs=(player, truncate, variance_reduction))
+            count = min(workers, len(tasks))
+            if count > 1:  # compiled here first, on every core: the workers then load it
+                _start(player, truncate, variance_reduction)
+                assert _roller is not None
+                _roller.prepare()
+            pool = Workers(count, initializer=_start, initargs=(player, truncate, variance_reduction))
             results = pool.imap(_block, tasks)
         for block in results:
             blocks.append(block)

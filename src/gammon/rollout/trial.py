@@ -26,7 +26,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .. import movegen
+from .. import compiled, movegen
 from ..bots import Bot, CompositeEvaluator, load_bearoff
 from ..bots.search import SearchInterrupted
 from ..cube.context import MAX_LEVELS, CubeContext
@@ -194,6 +194,12 @@ class Roller:
         self._buffers = movegen.play_buffers()
         self._probabilities = np.empty((movegen.MAX_PLAYS, 5))
         self._values = np.empty(movegen.MAX_PLAYS)
+
+    def prepare(self) -> None:
+        """Compile this bot's trial now (with every other kernel imported, on every core): before a
+        rollout's workers fork, so each loads it instead of compiling it again."""
+        kernel.trial_functions(self.kernel)
+        compiled.prepare()
 
     def graph(self, context: CubeContext | None) -> CubeGraph:
         """The cube graph from ``context``, made once per root context."""

@@ -1,14 +1,15 @@
 """Ready before the first player: the bots' compiled code and bear-off tables, made before the server answers.
 
 On a fresh install nothing is compiled yet (numba keeps machine code in its on-disk cache,
-``__pycache__`` beside the package or ``NUMBA_CACHE_DIR``) and the bear-off tables are not
-built (``~/.cache/gammon/bearoff``, or ``GAMMON_CACHE_DIR``): the first bot move, hint or
-bear-off would wait for them, tens of seconds, with the player looking at a spinner.
-:func:`prepare` does all of it at start instead: it builds or loads the tables, then lets each
-offered bot (and the hint player) decide, hint and judge the cube on a few positions of every
-kind (contact, race, both bear-offs), through the very functions the worker pool runs
-(:mod:`gammon.server.seats`). A second call in the same process does nothing, and the bots'
-worker processes are forked after it, so they inherit what was made; a process started
+:func:`gammon.compiled.cache_folder`) and the bear-off tables are not built
+(``~/.cache/gammon/bearoff``, or ``GAMMON_CACHE_DIR``): the first bot move, hint or bear-off
+would wait for them, tens of seconds, with the player looking at a spinner. :func:`prepare`
+does all of it at start instead: it loads every offered bot (and the hint player), compiles
+every kernel they use on every core (:func:`gammon.compiled.prepare`, counted on the start-up
+line), builds or loads the tables, then lets each bot decide, hint and judge the cube on a few
+positions of every kind (contact, race, both bear-offs), through the very functions the worker
+pool runs (:mod:`gammon.server.seats`). A second call in the same process does nothing, and the
+bots' worker processes are forked after it, so they inherit what was made; a process started
 afresh (another start method, or uvicorn's own workers) prepares itself from the caches.
 """
 
@@ -20,9 +21,10 @@ import time
 from collections.abc import Iterable
 from typing import TextIO
 
+from .. import compiled
 from ..bearoff import defaults as bearoff_tables
 from ..errors import GammonError
-from ..players import parse_player
+from ..players import load_player, parse_player
 from ..position import Position
 from ..state import GameState
 from .seats import DEFAULT_BOTS, Turn, cube_hint_task, hint_task, think
@@ -55,9 +57,15 @@ def offered(hint_player: str, external: Iterable[str] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for name in names if not parse_player(name).external))
 
 
-def prepare(players: Iterable[str]) -> float:
-    """Build or load the bear-off tables, and make ``players`` decide, hint and judge the cube on
-    :data:`POSITIONS` in this process; the seconds it took (0 when already done here).
+#: The start-up line's words while the bots are prepared.
+PREPARING = "gammon serve: preparing the bots (compiling, bear-off tables)... "
+
+
+def prepare(players: Iterable[str], out: TextIO | None = None) -> float:
+    """Compile what ``players`` use, build or load the bear-off tables, and make ``players``
+    decide, hint and judge the cube on :data:`POSITIONS` in this process; the seconds it took (0
+    when already done here). The compiling is counted on ``out`` (default stderr) after
+    :data:`PREPARING`, when it takes long or ``out`` is a terminal.
 
     A player that fails here is logged and left to fail, or not, when it is asked in play: a
     server with one broken bot still serves the others.
@@ -65,7 +73,19 @@ def prepare(players: Iterable[str]) -> float:
     todo = [name for name in players if name not in _prepared]
     if not todo:
         return 0.0
+    with compiled.told(out, PREPARING):
+        return _prepare(todo)
+
+
+def _prepare(todo: list[str]) -> float:
     started = time.monotonic()
+    for name in todo:  # their modules imported, so one count covers every kernel they use
+        try:
+            load_player(name)
+        except Exception:  # noqa: BLE001 - told by _exercise below, with the bot's name
+            pass
+    bearoff_tables.import_builders()  # and the tables' builders, when a table is to be built
+    compiled.prepare(compiled.imported())
     try:
         bearoff_tables.onesided()
         bearoff_tables.twosided()
@@ -95,11 +115,15 @@ def _exercise(name: str) -> None:
 
 
 def announce(players: Iterable[str], out: TextIO | None = None) -> float:
-    """:func:`prepare`, told on one line: what is being made, then how long it took."""
+    """:func:`prepare`, told on the start-up line: what is being made, the kernels compiled so far
+    (redrawn on a terminal), then how long it took."""
     out = out or sys.stdout
-    print("gammon serve: preparing the bots (compiling, bear-off tables)... ", end="", file=out, flush=True)
-    took = prepare(players)
-    print(f"done in {took:.0f} s", file=out, flush=True)
+    terminal = out.isatty()
+    if terminal:
+        print(PREPARING, end="", file=out, flush=True)
+    took = prepare(players, out)
+    redraw = "\r\033[K" if terminal else ""  # the line again, whatever the count left on it
+    print(f"{redraw}{PREPARING}done in {took:.0f} s", file=out, flush=True)
     return took
 
 

@@ -18,16 +18,16 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from .. import movegen
 from ..bots.evaluator import finished_probabilities, impossible_outcomes
 from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import encode
-from ..nn.network import OUTPUTS, Network, forward, net_of
+from ..nn.network import OUTPUTS, TRAINED, WEIGHTS, Network, forward, net_of
 from ..workers import Workers, ray_imap
 from .selfplay import MAX_TURNS, OPENING
 from .td import _choose, _step, flip_into, scratch
+from ..compiled import kernel
 
 #: Positions per chunk of the data set (one task of a worker).
 CHUNK = 200
@@ -35,7 +35,7 @@ CHUNK = 200
 SAVE_EVERY = 60.0
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, int64, int64, int64, float64)")
 def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
     """``count`` after-play boards from self-play games starting at ``first_game``; each kept with ``keep``."""
     children, moves, counts, hashes = movegen.play_buffers()
@@ -49,7 +49,7 @@ def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
         board = OPENING.copy()
         d1, d2 = opening_roll(state)
         for _ in range(MAX_TURNS):
-            n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+            n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes, False)
             child = children[_choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs)]
             if finished_probabilities(child, probs):
                 break
@@ -65,7 +65,7 @@ def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
     return out
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, readonly(int8[:, ::1]), int64, int64, int64, int64)")
 def rollout(w1, b1, w2, b2, boards, seed, first, trials, truncate):
     """Mean outcome ``(N, 5)`` of ``trials`` games from each board, for the side that just moved.
 
@@ -89,7 +89,7 @@ def rollout(w1, b1, w2, b2, boards, seed, first, trials, truncate):
             for turn in range(MAX_TURNS):
                 if turn > 0:
                     d1, d2 = next_roll(state)
-                n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+                n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes, False)
                 child = children[_choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs)]
                 done = finished_probabilities(child, result)
                 if not done and (turn + 1 == truncate or turn + 1 == MAX_TURNS):
@@ -109,8 +109,8 @@ def rollout(w1, b1, w2, b2, boards, seed, first, trials, truncate):
     return out
 
 
-@njit(cache=True)
-def fit(w1, b1, w2, b2, boards, targets, order, alpha, entropy=False):
+@kernel(f"({TRAINED}, readonly(int8[:, ::1]), readonly(float64[:, ::1]), readonly(int64[::1]), float64, boolean)")
+def fit(w1, b1, w2, b2, boards, targets, order, alpha, entropy):
     """One epoch of SGD over ``boards`` in ``order`` (``entropy``: on cross-entropy, else squared
     error); returns the mean squared error before each step."""
     x = np.zeros(w1.shape[1])
@@ -126,7 +126,7 @@ def fit(w1, b1, w2, b2, boards, targets, order, alpha, entropy=False):
     return total / max(1, order.shape[0])
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, readonly(int8[:, ::1]), readonly(float64[:, ::1]), readonly(int64[::1]))")
 def held_error(w1, b1, w2, b2, boards, targets, rows):
     """Mean squared error of the raw outputs on ``rows`` (positions never trained on)."""
     x = np.zeros(w1.shape[1])
@@ -224,7 +224,7 @@ def train(weights: str | Path, output: str | Path, positions: int, trials: int, 
     errors, held_errors = [], [float(held_error(w1, b1, w2, b2, boards, targets, held))]
     for epoch in range(epochs):
         step = alpha * (final / alpha) ** (epoch / max(1, epochs - 1))
-        errors.append(float(fit(w1, b1, w2, b2, boards, targets, rng.permutation(used), step)))
+        errors.append(float(fit(w1, b1, w2, b2, boards, targets, rng.permutation(used), step, False)))
         held_errors.append(float(held_error(w1, b1, w2, b2, boards, targets, held)))
         if progress:
             print(f"epoch {epoch + 1}/{epochs}: alpha {step:.4g}, training mse {errors[-1]:.6f}, "

@@ -10,7 +10,6 @@ seeded streams (:mod:`gammon.dice.streams`), so ``(seed, game)`` fixes a game's 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .. import movegen
 from ..bots.evaluator import CONTACT, OVER, board_class, pip_counts
@@ -18,6 +17,7 @@ from ..bots.pubeval import load_weights, pubeval_score
 from ..bots.simple import simple_score
 from ..dice.streams import next_roll, opening_roll, stream_state
 from ..position import Position
+from ..compiled import kernel
 
 PUBEVAL = 0
 SIMPLE = 1
@@ -37,14 +37,14 @@ def simple_block(weights: np.ndarray) -> np.ndarray:
     return block
 
 
-@njit(cache=True)
+@kernel("(int64, float64[:, ::1], int8[::1], boolean)")
 def _score(kind, weights, child, race):
     if kind == PUBEVAL:
         return pubeval_score(child, weights[0] if race else weights[1])
     return simple_score(child, weights[0])
 
 
-@njit(cache=True)
+@kernel("(int64[::1], float64[:, :, ::1], int64, int64, float64[:, ::1])")
 def play_game(kinds, weights, seed, game, samples):
     """Play one game, seat 0 moving first; returns (seat 0's points, samples recorded).
 
@@ -60,7 +60,7 @@ def play_game(kinds, weights, seed, game, samples):
     seat = 0
     recorded = 0
     for _ in range(MAX_TURNS):
-        n = movegen.generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes)
+        n = movegen.generate_into(board, d1, d2, out_boards, out_moves, out_counts, hashes, False)
         kind = board_class(board)
         race = kind != CONTACT and kind != OVER
         mover_pips, opponent_pips = pip_counts(board)
@@ -101,7 +101,7 @@ def play_game(kinds, weights, seed, game, samples):
     return 0, recorded
 
 
-@njit(cache=True)
+@kernel("(int64[::1], float64[:, :, ::1], int64, int64, int64)")
 def duplicate_match(kinds, weights, seed, first_game, pairs):
     """``pairs`` dice sequences, each played with seat 0 = player A and then = player B.
 

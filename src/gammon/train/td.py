@@ -29,39 +29,40 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from .. import movegen
 from ..bots.evaluator import CONTACT, OVER, board_class, finished_probabilities
 from ..bots.pubeval import pubeval_score
 from ..dice import ci95
 from ..dice.streams import next_roll, opening_roll, stream_state
-from ..nn.features import FEATURES_VERSION, encode
-from ..nn.network import OUTPUTS, Network, consistent, forward, net_of
-from ..rollout.kernel import on_roll
+from ..nn.features import encode
+from ..nn.network import OUTPUTS, TRAINED, WEIGHTS, Network, consistent, forward, net_of
+from ..rollout.kernel import TABLES, on_roll
 from ..workers import Workers
 from .selfplay import MAX_TURNS, OPENING, pubeval_block
+from .settings import Settings
+from ..compiled import kernel
 
 #: Longer training games are abandoned without an update (only nets near random play them).
 MAX_TRAIN_TURNS = 1500
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _equity(p):
     return 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
 
 
-@njit(cache=True)
+@kernel("(readonly(float64[:, :, ::1]),)")
 def scratch(w1):
     """The net's working arrays for :func:`_choose` (inputs, hidden units, raw outputs, probabilities)."""
     return np.zeros(w1.shape[1]), np.empty(w1.shape[2]), np.empty(OUTPUTS), np.empty(OUTPUTS)
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, int8[:, ::1], int64, float64[::1], float64[::1], float64[::1], float64[::1])")
 def _choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs):
     """Index of the child with the best equity at 0 ply; its probabilities are left in ``probs``."""
     best = 0
@@ -81,7 +82,7 @@ def _choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs):
     return best
 
 
-@njit(cache=True)
+@kernel("(float64[::1], float64[::1])")
 def flip_into(p, out):
     """``p`` seen by the other side, into ``out``: the compiled twin of
     :func:`gammon.evaluation.flip_probabilities` for one row, inside compiled loops."""
@@ -92,8 +93,9 @@ def flip_into(p, out):
     out[4] = p[2]
 
 
-@njit(cache=True)
-def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden, entropy=False):
+@kernel(f"({TRAINED}, int64, readonly(float64[::1]), readonly(float64[::1]), float64, float64[::1], float64[::1], float64[::1], "
+        "boolean)")
+def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden, entropy):
     """One gradient step of net ``k`` towards ``target`` (only non-zero inputs move): on squared
     error, or with ``entropy`` on cross-entropy, whose gradient does not vanish where a sigmoid
     output is confidently wrong (0.98 for a target of 0.3 moves as fast as 0.6 does)."""
@@ -118,7 +120,7 @@ def _step(w1, b1, w2, b2, k, x, target, alpha, hidden, raw, delta_hidden, entrop
                 w1[k, i, j] += a * delta_hidden[j]
 
 
-@njit(cache=True)
+@kernel(f"({TRAINED}, int64, int64, float64, float64)")
 def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
     """Play game ``game`` of run ``seed`` by self-play and learn from it in place; returns its turns."""
     children, moves, counts, hashes = movegen.play_buffers()
@@ -137,7 +139,7 @@ def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
     while True:
         if turns >= MAX_TRAIN_TURNS:
             return turns
-        n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+        n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes, False)
         best = _choose(w1, b1, w2, b2, children, n, x, hidden, raw, values[turns])
         child = children[best]
         positions[turns] = child
@@ -159,11 +161,11 @@ def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
         values[t + 1] = target  # reuse the row: the return of position t
     for t in range(turns - 1):
         encode(positions[t], x)
-        _step(w1, b1, w2, b2, net_of(positions[t]), x, values[t + 1], alpha, hidden, raw, delta_hidden)
+        _step(w1, b1, w2, b2, net_of(positions[t]), x, values[t + 1], alpha, hidden, raw, delta_hidden, False)
     return turns
 
 
-@njit(cache=True)
+@kernel(f"({TRAINED}, {TABLES}, readonly(int8[::1]), int64, int64, float64, float64)")
 def train_from(w1, b1, w2, b2, tables, board, seed, game, alpha, lam):
     """Self-play from ``board`` (the side on roll's, before its roll; dice stream ``(seed, game)``)
     and learn from it in place, as :func:`train_game` does, with one difference: the game ends
@@ -188,7 +190,7 @@ def train_from(w1, b1, w2, b2, tables, board, seed, game, alpha, lam):
         if turns >= MAX_TRAIN_TURNS:
             return turns
         d1, d2 = next_roll(state)
-        n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+        n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes, False)
         best = _choose(w1, b1, w2, b2, children, n, x, hidden, raw, values[turns])
         child = children[best]
         positions[turns] = child
@@ -211,15 +213,15 @@ def train_from(w1, b1, w2, b2, tables, board, seed, game, alpha, lam):
         values[t + 1] = target
     for t in range(turns - 1):
         encode(positions[t], x)
-        _step(w1, b1, w2, b2, net_of(positions[t]), x, values[t + 1], alpha, hidden, raw, delta_hidden)
+        _step(w1, b1, w2, b2, net_of(positions[t]), x, values[t + 1], alpha, hidden, raw, delta_hidden, False)
     if turns >= 1 and not finished_probabilities(positions[turns - 1], final):
         # The last position's target is exact (the tables'): it trains as well.
         encode(positions[turns - 1], x)
-        _step(w1, b1, w2, b2, net_of(positions[turns - 1]), x, final, alpha, hidden, raw, delta_hidden)
+        _step(w1, b1, w2, b2, net_of(positions[turns - 1]), x, final, alpha, hidden, raw, delta_hidden, False)
     return turns
 
 
-@njit(cache=True)
+@kernel(f"({TRAINED}, int64, int64, int64, float64, float64)")
 def train_games(w1, b1, w2, b2, seed, first_game, games, alpha, lam):
     """Games ``first_game .. first_game + games - 1``; returns the total number of turns."""
     total = 0
@@ -228,7 +230,7 @@ def train_games(w1, b1, w2, b2, seed, first_game, games, alpha, lam):
     return total
 
 
-@njit(cache=True)
+@kernel("(readonly(float64[:, ::1]), readonly(int8[::1]), readonly(int8[:, ::1]), int64)")
 def _pubeval_choice(pubeval, board, children, n):
     kind = board_class(board)
     weights = pubeval[0] if (kind != CONTACT and kind != OVER) else pubeval[1]
@@ -243,7 +245,7 @@ def _pubeval_choice(pubeval, board, children, n):
     return best
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, readonly(float64[:, ::1]), int64, int64, boolean)")
 def _duel_game(w1, b1, w2, b2, pubeval, seed, game, net_first):
     """One game of the net against pubeval; returns the net's points."""
     children, moves, counts, hashes = movegen.play_buffers()
@@ -253,7 +255,7 @@ def _duel_game(w1, b1, w2, b2, pubeval, seed, game, net_first):
     d1, d2 = opening_roll(state)
     net_turn = net_first
     for _ in range(MAX_TURNS):
-        n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes)
+        n = movegen.generate_into(board, d1, d2, children, moves, counts, hashes, False)
         if net_turn:
             best = _choose(w1, b1, w2, b2, children, n, x, hidden, raw, probs)
         else:
@@ -268,7 +270,7 @@ def _duel_game(w1, b1, w2, b2, pubeval, seed, game, net_first):
     return 0
 
 
-@njit(cache=True)
+@kernel(f"({WEIGHTS}, readonly(float64[:, ::1]), int64, int64, int64)")
 def duel_pubeval(w1, b1, w2, b2, pubeval, seed, first_pair, pairs):
     """The net's points in ``2 * pairs`` duplicate-dice games against pubeval (net first, then second)."""
     out = np.empty(2 * pairs, np.int64)
@@ -279,39 +281,6 @@ def duel_pubeval(w1, b1, w2, b2, pubeval, seed, first_pair, pairs):
 
 
 # -- the driver -----------------------------------------------------------------------------
-
-
-@dataclass
-class Settings:
-    """A run's settings: with the seed they fix the weights it produces."""
-
-    seed: int = 1
-    hidden: int = 96
-    workers: int = 2
-    round_games: int = 100
-    alpha: float = 0.1
-    alpha_final: float = 0.01
-    anneal: float = 50000.0
-    lam: float = 0.7
-    lam_until: int = 100000
-    eval_every: int = 5000
-    eval_games: int = 1000
-    eval_seed: int = 7
-    #: The input encoding (:data:`gammon.nn.features.VERSION_INPUTS`).
-    features: int = FEATURES_VERSION
-    #: Weights to start from instead of random ones (a second phase with another schedule).
-    init: str = ""
-    #: How a round's results combine: "mean" of the workers' weights, or "sum" of their changes.
-    #: "sum" overshoots whatever every worker corrects alike (the overall level of the values
-    #: swings round by round), so it is kept only to reproduce runs made with it.
-    merge: str = "mean"
-
-    def alpha_at(self, games: int) -> float:
-        """Learning rate after ``games`` games: alpha / (1 + games / anneal), floored at alpha_final."""
-        return max(self.alpha_final, self.alpha / (1.0 + games / self.anneal))
-
-    def lam_at(self, games: int) -> float:
-        return self.lam if games < self.lam_until else 0.0
 
 
 def _train_task(task: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
