@@ -7,9 +7,11 @@ Usage: python bench/engine.py [CORPUS] [--positions N] [--player pubeval] [--due
   bare net without bear-off tables) among them, and the net one board a call
   (``nn single``, the first 5,000), next to GNU Backgammon's ``evaluate`` (one position a
   call, its 0-ply net, one pass: it caches) over the same boards;
-* decision time -- median and mean wall time of choosing a play at 0, 1 and 2 ply, over the first
-  N corpus positions that offer a real choice (more than one distinct result, no checker
-  on either bar), next to:
+* decision time -- CPU time of choosing a play at 0, 1 and 2 ply: the first call of a freshly
+  built player (what a first user waits for), then, after one position of every class
+  (contact, crashed, race, bear-off) decided to warm both programs, the median and mean over
+  the first N corpus positions that offer a real choice (more than one distinct result, no
+  checker on either bar), next to:
 
   - GNU Backgammon through PyPI's ``gnubg``: ``findbestmove`` with a cubeless
     evalcontext of 0/1/2 plies (pruning on above 0 ply, as its presets use it);
@@ -28,6 +30,7 @@ The last lines give how the cost grows from one ply to the next.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -53,38 +56,67 @@ def read_corpus(path: Path) -> list[tuple[str, int, int]]:
     return [(r[0], int(r[1]), int(r[2])) for r in rows]
 
 
-#: Positions decided before the timed ones (not among them): a first decision of a kind of
-#: position compiles its kernels once, which is not a decision's cost.
-WARM_UP = 20
+#: The classes of position a decision can meet, each with code and tables of its own to load:
+#: one of each is decided before the timed positions, by both programs.
+CLASSES = ("contact", "crashed", "race", "bear-off")
 
 
-def real_choices(rows: list[tuple[str, int, int]], limit: int) -> list[tuple[str, np.ndarray, int, int]]:
-    """Corpus positions with more than one distinct result and both bars empty."""
-    chosen = []
+def position_class(board: np.ndarray) -> str:
+    """Which of :data:`CLASSES` a kernel board (side to move) is."""
+    from gammon.nn.network import crashed
+
+    kind = movegen.board_class(board)
+    if kind == movegen.BEAROFF:
+        return "bear-off"
+    if kind == movegen.RACE:
+        return "race"
+    return "crashed" if crashed(board) else "contact"
+
+
+def real_choices(rows: list[tuple[str, int, int]], limit: int) -> tuple[list, list]:
+    """The first ``limit`` corpus positions with more than one distinct result and both bars
+    empty, and, apart from them, one such position of every class (the warm-up)."""
+    chosen: list[tuple[str, np.ndarray, int, int]] = []
+    warm: dict[str, tuple[str, np.ndarray, int, int]] = {}
     for pid, d1, d2 in rows:
         board = Position(pid).array()
-        if board[25] != 0 or board[0] != 0:
+        if board[25] != 0 or board[0] != 0 or movegen.generate(board, d1, d2)[0].shape[0] < 2:
             continue
-        if movegen.generate(board, d1, d2)[0].shape[0] > 1:
+        kind = position_class(board)
+        if kind not in warm:
+            warm[kind] = (pid, board, d1, d2)
+        elif len(chosen) < limit:
             chosen.append((pid, board, d1, d2))
-            if len(chosen) == limit:
-                break
-    return chosen
+        if len(chosen) == limit and len(warm) == len(CLASSES):
+            break
+    return chosen, [warm[kind] for kind in CLASSES if kind in warm]
 
 
-def decision_ms(decide: Callable[[str, np.ndarray, int, int], object], positions: list,
-                warm_up: list) -> tuple[float, float]:
-    """Median and mean decision time. Both: a search whose move filter leaves one play stops
-    a ply early, so about half the decisions at 2 ply are 1-ply decisions and the median of
-    such a two-humped spread can land in either hump; the mean weighs them as they come."""
-    for item in warm_up:  # other positions: compilation of every kind of position, weights; no cached answer
+def decision_ms(make: Callable[[], Callable[[str, np.ndarray, int, int], object] | None], positions: list,
+                warm_up: list) -> tuple[float, float, float, float] | None:
+    """CPU milliseconds of building a player, of its first decision (on the first warm-up
+    position), then the median and mean over ``positions`` after the rest of the warm-up.
+
+    CPU time, not wall: on a busy machine it is the figure other work distorts least. Median
+    and mean both: a search whose move filter leaves one play stops a ply early, so about half
+    the decisions at 2 ply are 1-ply decisions and the median of such a two-humped spread can
+    land in either hump; the mean weighs them as they come."""
+    started = time.process_time()
+    decide = make()
+    if decide is None:
+        return None
+    built = time.process_time()
+    decide(*warm_up[0])
+    first = time.process_time() - built
+    built -= started
+    for item in warm_up[1:]:  # one position of every other class: its code and tables loaded
         decide(*item)
     times = []
     for item in positions:
-        start = time.perf_counter()
+        start = time.process_time()
         decide(*item)
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times), 1000 * statistics.fmean(times)
+        times.append(time.process_time() - start)
+    return 1000 * built, 1000 * first, 1000 * statistics.median(times), 1000 * statistics.fmean(times)
 
 
 def static_rates(rows: list[tuple[str, int, int]]) -> dict[str, float]:
@@ -249,32 +281,24 @@ def main() -> None:
 
     rows = read_corpus(Path(args.corpus))
     static_rates(rows[: args.static])
-    chosen = real_choices(rows, args.positions + WARM_UP)
-    positions, warm_up = chosen[: args.positions], chosen[args.positions:]
-    print(f"\nmove decision, ms, over {len(positions)} positions with a real choice (median / mean):")
+    positions, warm_up = real_choices(rows, args.positions)
+    print(f"\nmove decision, CPU ms: building the player, its first decision (a contact position), then, after "
+          f"one {' / '.join(CLASSES)} position each, median / mean over {len(positions)} positions with a real choice:")
     engines: dict[str, Callable[[int], Callable | None]] = {
         f"gammon {args.player}": lambda ply: gammon_decider(args.player, ply),
         "gammon nn": lambda ply: gammon_decider("nn", ply),
         "gnubg": gnubg_decider,
         "bgsage": bgsage_decider,
     }
-    table: dict[str, list[float | None]] = {}
-    means: dict[str, list[float | None]] = {}
+    figures: dict[str, list[tuple[float, float, float, float] | None]] = {}
     for engine, make in engines.items():
-        row: list[float | None] = []
-        mean_row: list[float | None] = []
-        for ply in PLIES:
-            decide = make(ply)
-            median, mean = (None, None) if decide is None else decision_ms(decide, positions, warm_up)
-            row.append(median)
-            mean_row.append(mean)
-        table[engine], means[engine] = row, mean_row
-    print(f"  {'engine':18s}" + "".join(f"{f'{p}-ply':>20s}" for p in PLIES))
-    for engine, row in table.items():
-        print(f"  {engine:18s}" + "".join(
-            f"{'n/a':>20s}" if v is None else f"{f'{v:.3f} / {m:.3f}':>20s}" for v, m in zip(row, means[engine])))
+        figures[engine] = [decision_ms(functools.partial(make, ply), positions, warm_up) for ply in PLIES]
+    print(f"  {'engine':14s}" + "".join(f"{f'{p}-ply: build  first  median / mean':>38s}" for p in PLIES))
+    for engine, row in figures.items():
+        print(f"  {engine:14s}" + "".join(
+            f"{'n/a':>38s}" if v is None else f"{f'{v[0]:.1f}  {v[1]:.1f}  {v[2]:.3f} / {v[3]:.3f}':>38s}" for v in row))
     print("\ncost growth per ply, by the mean (x times the previous ply):")
-    table = means
+    table = {engine: [None if v is None else v[3] for v in row] for engine, row in figures.items()}
     for engine, row in table.items():
         if None in row:
             print(f"  {engine:18s} n/a")

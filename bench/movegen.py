@@ -10,6 +10,8 @@ N runs, Position ID decoding included where the API takes IDs:
 * gnubg_nn     -- ``gnubg_nn.boardfromid`` + ``gnubg_nn.moves`` per position
 * bgsage       -- ``bgbot_cpp.possible_moves`` per position (boards decoded beforehand)
 
+then the corpus's doubles alone (hundreds of plays a roll), gammon's batch beside gnubg_nn.
+
 The peers are benchmark-only (``pip install -e '.[bench]'``); a missing one prints n/a.
 """
 
@@ -92,6 +94,24 @@ def main() -> None:
 
     for name, rate in rates.items():
         print(f"  {name:12s} {'n/a' if rate is None else f'{rate:12,.0f}'} positions/s")
+
+    # Doubles alone: where a roll has hundreds of plays and finding the repeats costs most.
+    doubled = [i for i, (d1, d2) in enumerate(dice_list) if d1 == d2]
+    double_boards, _ = position_id.decode_batch(texts[doubled])
+    double_dice = dice[doubled]
+    doubles = {"gammon": best_rate(lambda: movegen.generate_batch(double_boards, double_dice), len(doubled), args.repeat)}
+    if rates["gnubg_nn"] is not None:
+        import gnubg_nn
+
+        double_rolls = [(ids[i], dice_list[i]) for i in doubled]
+
+        def gnubg_doubles() -> None:
+            for pid, (d1, d2) in double_rolls:
+                gnubg_nn.moves(gnubg_nn.boardfromid(pid), d1, d2)
+
+        doubles["gnubg_nn"] = best_rate(gnubg_doubles, len(doubled), args.repeat)
+    print(f"  doubles alone ({len(doubled)} rolls): "
+          + ", ".join(f"{name} {rate:,.0f}" for name, rate in doubles.items()) + " positions/s")
 
     def show(rate: float | None) -> str:
         return "n/a" if rate is None else f"{rate:.0f}"

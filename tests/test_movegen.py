@@ -153,3 +153,26 @@ def test_membership_and_errors() -> None:
         plays.index(Play((Move(13, 9),)))
     with pytest.raises(IllegalPlayError, match="die"):
         Position().legal_plays(0, 3)
+
+
+def test_the_index_of_a_doubles_plays_finds_the_same_plays_as_looking_through_them() -> None:
+    """A double's repeats are found through the index in the move generator's buffers (constant
+    time each), a caller's own buffer of MAX_PLAYS hashes looks through the kept plays: both give
+    the same plays in the same order, on every double of the oracle, one generation after another
+    (the index is never cleared, only stamped)."""
+    cases = [c for c in load_oracle() if c["dice"][0] == c["dice"][1]]
+    assert len(cases) > 100
+    indexed = movegen.play_buffers()
+    assert indexed[3].shape[0] == movegen.HASHES_SIZE
+    plain = (*indexed[:3], np.empty(movegen.MAX_PLAYS, np.int64))
+    most = 0
+    for case in cases:
+        board = Position(case["pid"]).array()
+        d1, d2 = case["dice"]
+        n = movegen.generate_into(board, d1, d2, *plain, False)
+        kept = (indexed[0][:n].copy(), indexed[1][:n].copy(), indexed[2][:n].copy())
+        assert movegen.generate_into(board, d1, d2, *indexed, False) == n
+        assert (indexed[0][:n] == kept[0]).all() and (indexed[1][:n] == kept[1]).all() and (indexed[2][:n] == kept[2]).all()
+        assert n == len(case["results"])  # and GNU Backgammon's count
+        most = max(most, n)
+    assert most > 100  # doubles with hundreds of plays are among them

@@ -53,7 +53,7 @@ KERNEL_SOURCES = (
     "board", "evaluation", "movegen", "notation._position_id_steps", "notation._position_id_kernel",
     "dice.streams", "bearoff.storage", "bearoff._perfect_hash_steps", "bearoff._perfect_hash_kernels",
     "bearoff._evaluator_steps", "bearoff._evaluator_kernels", "bearoff._onesided_kernels",
-    "bearoff._twosided_kernels", "bots.evaluator", "bots.pubeval", "bots.simple", "bots.search", "cube.janowski",
+    "bearoff._twosided_kernels", "bots.evaluator", "bots.pubeval", "bots.simple", "bots.search", "bots.chooser", "cube.janowski",
     "nn.features", "nn.network", "rollout.kernel", "train.td", "train.selfplay", "train.rollouts",
 )
 #: A compile shorter than this is not told when stderr is not a terminal.

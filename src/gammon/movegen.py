@@ -29,6 +29,13 @@ OPPONENT_BAR = 0
 OFF = 0
 #: Room for the distinct results of one roll; the worst known positions have a few thousand.
 MAX_PLAYS = 4096
+#: Slots of the index that finds a double's repeated plays in constant time (a power of two, at
+#: least twice MAX_PLAYS so the open addressing never fills beyond half). It lives in the
+#: ``hashes`` buffer after the MAX_PLAYS kept hashes and one generation stamp: a slot whose stamp is
+#: not the current one is empty, so nothing is cleared between generations.
+INDEX_SLOTS = 8192
+_INDEX = MAX_PLAYS + 1  # where the index starts in ``hashes``; hashes[MAX_PLAYS] is the stamp
+HASHES_SIZE = _INDEX + INDEX_SLOTS
 
 
 @kernel(inline="always")
@@ -163,29 +170,51 @@ def _unmake(board, source, target, hit):
 
 
 @kernel(inline="always")
-def _record(board, value, moves, move_count, depth, n, deepest, out_boards, out_moves, out_counts, hashes):
+def _same_board(out_boards, i, board):
+    for j in range(BOARD_SIZE):  # noqa: SIM110 - a loop numba compiles without a generator
+        if out_boards[i, j] != board[j]:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def _record(board, value, moves, move_count, depth, n, deepest, out_boards, out_moves, out_counts, hashes, indexed):
     """Keep a result of ``depth`` checker moves unless a deeper play exists or it is a repeat.
 
     ``n`` results of ``deepest`` moves are kept so far; returns the new (n, deepest). A
     deeper result discards the shallower ones: a play must use as many dice as any play can.
+    A repeat is found by its hash, confirmed board against board: ``indexed``, through the index
+    in ``hashes`` (a double's hundreds of plays: constant time each), else by looking through the
+    kept ones (a mixed roll's few plays: quicker than any index).
     """
     if depth < deepest:
         return n, deepest
     if depth > deepest:
         n = 0
         deepest = depth
-    for i in range(n):
-        if hashes[i] == value:
-            same = True
-            for j in range(BOARD_SIZE):
-                if out_boards[i, j] != board[j]:
-                    same = False
-                    break
-            if same:
+        if indexed:
+            hashes[MAX_PLAYS] += 1  # a new stamp: every slot of the index is empty again
+    slot = 0
+    if indexed:
+        stamp = hashes[MAX_PLAYS]
+        slot = value & (INDEX_SLOTS - 1)
+        while True:
+            entry = hashes[_INDEX + slot]
+            if entry // INDEX_SLOTS != stamp:
+                break
+            i = entry % INDEX_SLOTS
+            if hashes[i] == value and _same_board(out_boards, i, board):
                 return n, deepest
-    if n >= out_boards.shape[0]:
+            slot = (slot + 1) & (INDEX_SLOTS - 1)
+    else:
+        for i in range(n):
+            if hashes[i] == value and _same_board(out_boards, i, board):
+                return n, deepest
+    if n >= out_boards.shape[0] or n >= MAX_PLAYS:
         raise ValueError("more distinct plays than MAX_PLAYS")
     hashes[n] = value
+    if indexed:
+        hashes[_INDEX + slot] = hashes[MAX_PLAYS] * INDEX_SLOTS + n
     for j in range(BOARD_SIZE):
         out_boards[n, j] = board[j]
     for k in range(4):
@@ -208,6 +237,9 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
     moves = np.zeros((4, 3), np.int8)
     n = 0
     deepest = 0
+    indexed = hashes.shape[0] >= HASHES_SIZE  # else a caller's own buffer of MAX_PLAYS: looked through
+    if indexed:
+        hashes[MAX_PLAYS] += 1  # this generation's stamp
     work = board.copy()
     h0 = board_hash(work)
     m0 = occupied_points(work)
@@ -266,19 +298,19 @@ def _generate_doubles(board, die, out_boards, out_moves, out_counts, hashes):
                     moves[3, 0] = s4
                     moves[3, 1] = t4
                     moves[3, 2] = hit4
-                    n, deepest = _record(work, h4, moves, 4, 4, n, deepest, out_boards, out_moves, out_counts, hashes)
+                    n, deepest = _record(work, h4, moves, 4, 4, n, deepest, out_boards, out_moves, out_counts, hashes, indexed)
                     _unmake(work, s4, t4, hit4)
                 if not any4:
-                    n, deepest = _record(work, h3, moves, 3, 3, n, deepest, out_boards, out_moves, out_counts, hashes)
+                    n, deepest = _record(work, h3, moves, 3, 3, n, deepest, out_boards, out_moves, out_counts, hashes, indexed)
                 _unmake(work, s3, t3, hit3)
             if not any3:
-                n, deepest = _record(work, h2, moves, 2, 2, n, deepest, out_boards, out_moves, out_counts, hashes)
+                n, deepest = _record(work, h2, moves, 2, 2, n, deepest, out_boards, out_moves, out_counts, hashes, indexed)
             _unmake(work, s2, t2, hit2)
         if not any2:
-            n, deepest = _record(work, h1, moves, 1, 1, n, deepest, out_boards, out_moves, out_counts, hashes)
+            n, deepest = _record(work, h1, moves, 1, 1, n, deepest, out_boards, out_moves, out_counts, hashes, indexed)
         _unmake(work, s1, t1, hit1)
     if not any1:
-        n, deepest = _record(work, h0, moves, 0, 0, n, deepest, out_boards, out_moves, out_counts, hashes)
+        n, deepest = _record(work, h0, moves, 0, 0, n, deepest, out_boards, out_moves, out_counts, hashes, indexed)
     return n
 
 
@@ -316,7 +348,7 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
                 moves[1, 0] = s2
                 moves[1, 1] = t2
                 moves[1, 2] = hit2
-                n, deepest = _record(work, h2, moves, 2, 2, n, deepest, out_boards, out_moves, out_counts, hashes)
+                n, deepest = _record(work, h2, moves, 2, 2, n, deepest, out_boards, out_moves, out_counts, hashes, False)
                 _unmake(work, s2, t2, hit2)
             _unmake(work, s1, t1, hit1)
     if n > 0:
@@ -336,11 +368,11 @@ def _generate_mixed(board, d1, d2, out_boards, out_moves, out_counts, hashes):
             moves[0, 0] = s1
             moves[0, 1] = t1
             moves[0, 2] = hit1
-            n, deepest = _record(work, h1, moves, 1, 1, n, deepest, out_boards, out_moves, out_counts, hashes)
+            n, deepest = _record(work, h1, moves, 1, 1, n, deepest, out_boards, out_moves, out_counts, hashes, False)
             _unmake(work, s1, t1, hit1)
         if n > 0:
             return n
-    n, deepest = _record(work, h0, moves, 0, 0, n, deepest, out_boards, out_moves, out_counts, hashes)
+    n, deepest = _record(work, h0, moves, 0, 0, n, deepest, out_boards, out_moves, out_counts, hashes, False)
     return n
 
 
@@ -364,7 +396,7 @@ def play_buffers():
         np.empty((MAX_PLAYS, BOARD_SIZE), np.int8),
         np.empty((MAX_PLAYS, 4, 3), np.int8),
         np.empty(MAX_PLAYS, np.int8),
-        np.empty(MAX_PLAYS, np.int64),
+        np.zeros(HASHES_SIZE, np.int64),  # the kept hashes, the stamp and the index (all empty)
     )
 
 
@@ -416,7 +448,7 @@ def generate_batch(boards: np.ndarray, dice: np.ndarray, two_move_doubles: bool 
 def _generate_batch(boards, dice, two_move_doubles):
     """:func:`generate_batch`, compiled (a kernel has no default arguments)."""
     count = boards.shape[0]
-    hashes = np.empty(MAX_PLAYS, np.int64)
+    hashes = np.zeros(HASHES_SIZE, np.int64)
     capacity = count * 24 + MAX_PLAYS
     all_boards = np.empty((capacity, BOARD_SIZE), np.int8)
     all_moves = np.empty((capacity, 4, 3), np.int8)

@@ -28,8 +28,9 @@ from ..state import GameState
 from ..variant import STANDARD, Variant
 from ..cube.context import CubeContext
 from ..evaluation import CubeDecision, Hint, Response, equities
+from .chooser import Chooser
 from .cubeful import HOPELESS, CubefulSearch
-from .evaluator import Evaluator
+from .evaluator import CompositeEvaluator, Evaluator
 from .search import DEFAULT_FILTERS, MAX_PLY, Analysis, MoveFilter, Search
 
 #: Equity noise (standard deviation) of each level; GNU Backgammon's preset values.
@@ -66,6 +67,10 @@ class Bot:
         self._static_key: bytes | None = None
         self._static_value = np.zeros(5)
         self.reseed(seed)
+        #: The compiled choice, for a noise-free 0-ply bot whose evaluator has a compiled form: made
+        #: at its first choice (its code and tables loaded then, once), so a bot built only to
+        #: analyse or hint never compiles it. False: none for this bot.
+        self._chooser: Chooser | bool | None = None if ply == 0 and noise == 0.0 else False
 
     def reseed(self, seed: int | np.random.SeedSequence) -> None:
         """Restart the noise (and a random evaluator's) generator: same seed, same choices."""
@@ -156,13 +161,32 @@ class Bot:
         noisy[~deepest] = -np.inf
         return int(np.argmax(noisy))
 
+    def _compiled(self, context: CubeContext | None) -> Chooser | None:
+        """The compiled chooser where it makes this choice: cubeless, and no two-move doubles
+        (it generates the plays of the standard rules)."""
+        if self._chooser is False or context is not None or self.search.variant.two_move_doubles:
+            return None
+        if self._chooser is None:
+            compiled = self.evaluator.kernel()
+            bearoff = self.evaluator.bearoff if isinstance(self.evaluator, CompositeEvaluator) else None
+            self._chooser = False if compiled is None else Chooser(compiled, bearoff)
+            return self._compiled(context)
+        assert isinstance(self._chooser, Chooser)
+        return self._chooser
+
     def choose_board(self, board: np.ndarray, d1: int, d2: int, context: CubeContext | None = None) -> np.ndarray:
         """The board after the chosen play (mover's view): what duels need."""
+        chooser = self._compiled(context)
+        if chooser is not None:
+            return chooser.choose_board(_writable(board), d1, d2)
         analysis = self.analyse(board, d1, d2, context=context)
         return analysis.boards[self.choose_index(analysis)]
 
     def choose_play(self, position: Position, d1: int, d2: int) -> Play:
         """The play this player makes in ``position`` with the roll ``d1``-``d2``."""
+        chooser = self._compiled(None)
+        if chooser is not None:
+            return Play.from_array(*chooser.choose_moves(position.array(), d1, d2))
         analysis = self.analyse(position.array(), d1, d2)
         index = self.choose_index(analysis)
         return Play.from_array(analysis.moves[index], int(analysis.counts[index]))
@@ -190,3 +214,11 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"Bot({self.name!r})"
+
+
+def _writable(board: np.ndarray) -> np.ndarray:
+    """``board`` as the compiled chooser takes it: a writable, contiguous int8 array (a copy only
+    where it is not one already)."""
+    if board.dtype == np.int8 and board.flags.c_contiguous and board.flags.writeable:
+        return board
+    return np.array(board, np.int8)

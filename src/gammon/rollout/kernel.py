@@ -19,15 +19,14 @@ nodes a flip, a double and a beaver lead to, so no Python object is needed insid
 
 from __future__ import annotations
 
-import re
-import types
 from collections.abc import Callable
 
 import numpy as np
 
 from .. import movegen
-from ..bearoff._evaluator_kernels import evaluate_boards as _tables_on_roll
-from ..bots.evaluator import BEAROFF, EvaluatorKernel, finished_probabilities, impossible_outcomes
+from ..bots.chooser import (BUFFERS, TABLES, best_play, bind, bound, copy_row, equity_of, evaluate, flip_row, on_roll,
+                            on_roll_value, suffix_of)
+from ..bots.evaluator import EvaluatorKernel
 from ..bots.search import ROLL_WEIGHTS, ROLLS
 from ..cube.janowski import _efficiency, cubeful_kernel
 from ..dice.streams import next_roll, stream_state
@@ -61,115 +60,7 @@ SECOND_STEP = 7
 CUBES = ("readonly(Tuple((float64[:, :, ::1], boolean[:, :, ::1], int64[::1], int64[::1], boolean[::1], boolean[::1], "
          "boolean[::1], float64[::1], int64[::1], int64[::1], int64[::1], boolean[::1], boolean[::1], float64[::1], "
          "float64[::1])))")
-TABLES = ("Tuple((int64, Array(uint8, 2, 'C', readonly=True), Array(uint8, 2, 'C', readonly=True), "
-          "Array(uint32, 2, 'C', readonly=True), Array(uint16, 1, 'C', readonly=True), "
-          "Array(int16, 2, 'C', readonly=True), int64, int64))")
-BUFFERS = "Tuple((int8[:, ::1], int8[:, :, ::1], int8[::1], int64[::1]))"
-
 cube_verdict = kernel("(float64, float64, float64, boolean, boolean, float64)")(_cube_verdict)
-
-
-@kernel(inline="always")
-def _copy(source, target):
-    """``target[:] = source`` for boards and rows, element by element (a slice copy makes numba
-    compile a shape check with its message: seconds of compiling, for nothing)."""
-    for k in range(target.shape[0]):
-        target[k] = source[k]
-
-
-@kernel(inline="always")
-def _flip(p, out):
-    """``p`` seen by the other side (:func:`gammon.evaluation.flip_probabilities` for one row)."""
-    out[0] = 1.0 - p[0]
-    out[1] = p[3]
-    out[2] = p[4]
-    out[3] = p[1]
-    out[4] = p[2]
-
-
-@kernel(inline="always")
-def _equity(p):
-    return 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
-
-
-# -- evaluations, as the Evaluator class makes them ---------------------------------------------
-@kernel(f"({TABLES}, int8[::1], float64[::1])")
-def on_roll(tables, board, out):
-    """The bear-off tables' probabilities of the side on roll of ``board`` into ``out``; False where
-    they do not cover it (or there are none: ``tables[0]``, their points, is 0)."""
-    if tables[0] == 0 or movegen.board_class(board) != BEAROFF:
-        return False
-    values = np.zeros((1, 5))
-    status = np.zeros(1, np.int8)
-    _tables_on_roll(board.reshape(1, 26), tables[0], tables[1], tables[2], tables[3], tables[4], tables[5],
-                    tables[6], tables[7], values, status)
-    if status[0]:
-        return False
-    _copy(values[0], out)
-    return True
-
-
-def evaluate(params, tables, parent, boards, n, plays, out):
-    """Probabilities of ``boards[:n]`` after a play, for the side that moved, into ``out[:n]``.
-
-    As :meth:`Evaluator.evaluate_children` (``plays``: the plays of one roll of ``parent``) or
-    :meth:`Evaluator.evaluate_batch` (positions on their own) of a
-    :class:`~gammon.bots.CompositeEvaluator` with ``tables``: finished games exactly, the rest by
-    the evaluator's kernel, then the tables where they cover a board, then the outcomes a board
-    rules out.
-    """
-    live = np.empty(n, np.int64)
-    count = 0
-    for i in range(n):
-        if not finished_probabilities(boards[i], out[i]):
-            live[count] = i
-            count += 1
-    if count == 0:
-        return
-    rows = np.empty((count, 26), np.int8)
-    for k in range(count):
-        _copy(boards[live[k]], rows[k])
-    if plays:
-        offsets = np.zeros(2, np.int64)
-        offsets[1] = count
-        values = CHILDREN(params, parent.reshape(1, 26), offsets, rows)  # noqa: F821
-    else:
-        values = BOARDS(params, rows)  # noqa: F821
-    if tables[0] != 0:
-        flipped = np.empty(26, np.int8)
-        exact = np.empty(5)
-        for k in range(count):
-            if movegen.board_class(rows[k]) == BEAROFF:
-                movegen.flip_into(rows[k], flipped)
-                if on_roll(tables, flipped, exact):
-                    _flip(exact, values[k])
-    impossible_outcomes(rows, values)
-    for k in range(count):
-        _copy(values[k], out[live[k]])
-
-
-def on_roll_value(params, tables, board, out):
-    """The side on roll's 0-ply probabilities of ``board`` (its opponent "just moved" into it)."""
-    after = movegen.flip_board(board).reshape(1, 26)
-    mover = np.empty((1, 5))
-    evaluate(params, tables, board, after, 1, False, mover)
-    _flip(mover[0], out)
-
-
-def best_play(params, tables, board, d1, d2, buffers, probabilities):
-    """The index of the best play (cubeless equity at 0 ply, the first of equals) among the
-    ``n`` plays of ``board`` with ``d1``-``d2``, left in ``buffers[0]``: ``(index, n)``."""
-    kids, moves, counts, hashes = buffers
-    n = movegen.generate_into(board, d1, d2, kids, moves, counts, hashes, False)
-    evaluate(params, tables, board, kids, n, True, probabilities)
-    best = 0
-    top = -1e300
-    for i in range(n):
-        e = _equity(probabilities[i])
-        if e > top:
-            top = e
-            best = i
-    return best, n
 
 
 # -- the cube ------------------------------------------------------------------------------------
@@ -207,7 +98,7 @@ def mover_values(cubes, node, probabilities, boards, n, out):
     efficiency = np.empty(n)
     flipped = np.empty(26, np.int8)
     for i in range(n):
-        _flip(probabilities[i], theirs[i])
+        flip_row(probabilities[i], theirs[i])
         movegen.flip_into(boards[i], flipped)
         efficiency[i] = _efficiency(flipped)
     best = np.empty(n)
@@ -235,7 +126,7 @@ def decision(cubes, node, probabilities, board):
     can_double, can_beaver, flip_of, doubled, beavered = cubes[5], cubes[6], cubes[8], cubes[9], cubes[10]
     if not can_double[node]:
         return False, 0
-    if cubes[12][node] and _equity(probabilities) <= 0.0:
+    if cubes[12][node] and equity_of(probabilities) <= 0.0:
         return False, 0  # money without Jacoby: a side that is not ahead never gains by doubling
     rows = probabilities.reshape(1, 5)
     efficiency = np.empty(1)
@@ -281,14 +172,14 @@ def start(board, root, seed, number, state, ints, luck, stream):
     """Set up trial ``number`` of ``seed`` from ``board`` (the side on roll's, before its roll) in
     the caller's arrays: ``state`` (the board as it goes), ``ints``, ``luck`` (five probabilities
     and the cubeful luck) and ``stream`` (the dice after the first two rolls)."""
-    _copy(board, state)
+    copy_row(board, state)
     ints[:] = 0
     ints[PHASE] = _START
     ints[MINE] = 1
     ints[CUBE] = root
     ints[ROLLER] = root
     luck[:] = 0.0
-    _copy(stream_state(seed, number), stream)
+    copy_row(stream_state(seed, number), stream)
 
 
 @kernel(f"({CUBES}, int64, int64[::1], float64[::1], float64[::1], float64, float64[::1])")
@@ -296,13 +187,13 @@ def _finish(cubes, root, ints, luck, probabilities, value, out):
     """The trial's samples for the root's side: the outcome less the luck."""
     if not ints[MINE]:
         seen = np.empty(5)
-        _flip(probabilities, seen)
+        flip_row(probabilities, seen)
         probabilities = seen
         if root >= 0:
             value = opponent_value(cubes, root, value)
     for k in range(5):
         out[k] = probabilities[k] - luck[k]
-    out[5] = _equity(out)
+    out[5] = equity_of(out)
     out[6] = np.nan if root < 0 else normalise(cubes, root, value - luck[5])
     return DONE
 
@@ -382,8 +273,8 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                 for k in range(21):
                     a, b = ROLLS[k]
                     best, _ = best_play(params, tables, state, a, b, buffers, probabilities)
-                    _copy(buffers[0][best], chosen[k])
-                    _copy(probabilities[best], chosen_p[k])
+                    copy_row(buffers[0][best], chosen[k])
+                    copy_row(probabilities[best], chosen_p[k])
                 outcomes = chosen_p
                 if not same:  # the plays were scored with their parent: value them on their own
                     outcomes = np.empty((21, 5))
@@ -398,9 +289,9 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                 seen = np.empty((21, 5))
                 for j in range(21):
                     if mine:
-                        _copy(outcomes[j], seen[j])
+                        copy_row(outcomes[j], seen[j])
                     else:
-                        _flip(outcomes[j], seen[j])
+                        flip_row(outcomes[j], seen[j])
                 for k in range(5):
                     average = 0.0
                     for j in range(21):
@@ -410,10 +301,10 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
             if ask:
                 return ASK_PLAY
             if roller < 0 and reduce:
-                _copy(chosen[r], after)
+                copy_row(chosen[r], after)
             elif roller < 0:
                 best, _ = best_play(params, tables, state, d1, d2, buffers, probabilities)
-                _copy(buffers[0][best], after)
+                copy_row(buffers[0][best], after)
             else:
                 kids, moves, counts, hashes = buffers
                 n = movegen.generate_into(state, d1, d2, kids, moves, counts, hashes, False)
@@ -425,7 +316,7 @@ def advance(params, same, tables, exact, cubes, root, number, truncate, reduce, 
                     if values[i] > top:
                         top = values[i]
                         best = i
-                _copy(kids[best], after)
+                copy_row(kids[best], after)
             continue
         # _PLAYED: the board after the side on roll's play is in ``after``.
         roller = ints[ROLLER]
@@ -468,12 +359,9 @@ def play_trials(params, same, tables, exact, cubes, root, board, seed, first, tr
 _trials: dict[tuple[object, object], tuple[Callable, Callable]] = {}
 
 
-#: The signatures of the functions compiled for each evaluator; ``PARAMS`` is the type of its
-#: kernel's parameters (:attr:`~gammon.bots.evaluator.EvaluatorKernel.params`).
+#: The signatures of the trial's functions compiled for each evaluator (beside the chooser's,
+#: :data:`gammon.bots.chooser.SIGNATURES`); ``PARAMS`` is the type of its kernel's parameters.
 _BOUND = {
-    "evaluate": f"(readonly(PARAMS), {TABLES}, int8[::1], int8[:, ::1], int64, boolean, float64[:, ::1])",
-    "on_roll_value": f"(readonly(PARAMS), {TABLES}, int8[::1], float64[::1])",
-    "best_play": f"(readonly(PARAMS), {TABLES}, int8[::1], int64, int64, {BUFFERS}, float64[:, ::1])",
     "advance": f"(readonly(PARAMS), boolean, {TABLES}, {TABLES}, {CUBES}, int64, int64, int64, boolean, boolean, int8[::1], "
                f"int64[::1], float64[::1], uint64[::1], int8[::1], int8[:, ::1], float64[:, ::1], {BUFFERS}, "
                "float64[:, ::1], float64[::1], float64[::1])",
@@ -482,35 +370,18 @@ _BOUND = {
 }
 
 
-def _bind(function: Callable, suffix: str, calls: dict[str, object], params: tuple[object, ...]) -> Callable:
-    """``function`` compiled with the names it calls bound to ``calls`` (as
-    :mod:`gammon.bearoff._evaluator_kernels` binds its steps) for an evaluator's ``params``,
-    cached on disk under its name and ``suffix``."""
-    name = f"{function.__name__}_{suffix}"
-    bound = types.FunctionType(function.__code__, {**function.__globals__, **calls}, name,
-                               function.__defaults__, function.__closure__)
-    bound.__qualname__ = name  # the on-disk cache is named after it
-    return kernel(_BOUND[function.__name__], like={"PARAMS": params})(bound)
-
-
 def trial_functions(evaluator: EvaluatorKernel) -> tuple[Callable, Callable]:
     """:func:`advance` and :func:`play_trials` compiled for one evaluator.
 
-    :func:`evaluate` calls the evaluator's kernels by the global names ``CHILDREN`` and
-    ``BOARDS``; each evaluator gets its own compiled :func:`evaluate`, :func:`on_roll_value`,
-    :func:`best_play` and :func:`advance` with those names bound (numba keeps a function on
-    disk only when no function is passed to it as a value), so the trial compiles once per
-    evaluator and machine, not once per process.
+    They call the chooser's :func:`~gammon.bots.chooser.evaluate`, ``on_roll_value`` and
+    ``best_play`` compiled for the same evaluator (:func:`gammon.bots.chooser.bound`), bound by
+    name (numba keeps a function on disk only when no function is passed to it as a value), so
+    the trial compiles once per evaluator and machine, not once per process.
     """
     key = (evaluator.children, evaluator.boards)
     if key not in _trials:
-        source = evaluator.children.py_func
-        suffix = re.sub(r"\W", "_", f"{source.__module__}.{source.__qualname__}")
-        params = evaluator.params
-        bound_evaluate = _bind(evaluate, suffix, {"CHILDREN": evaluator.children, "BOARDS": evaluator.boards}, params)
-        steps = {"evaluate": bound_evaluate}
-        steps["on_roll_value"] = _bind(on_roll_value, suffix, steps, params)
-        steps["best_play"] = _bind(best_play, suffix, steps, params)
-        steps["advance"] = _bind(advance, suffix, steps, params)
-        _trials[key] = (steps["advance"], _bind(play_trials, suffix, steps, params))
+        suffix = suffix_of(evaluator)
+        steps = dict(bound(evaluator))
+        steps["advance"] = bind(advance, _BOUND["advance"], suffix, steps, evaluator.params)
+        _trials[key] = (steps["advance"], bind(play_trials, _BOUND["play_trials"], suffix, steps, evaluator.params))
     return _trials[key]

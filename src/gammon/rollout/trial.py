@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import compiled, movegen
 from ..bots import Bot, CompositeEvaluator, load_bearoff
+from ..bots.chooser import tables_of
 from ..bots.search import SearchInterrupted
 from ..cube.context import MAX_LEVELS, CubeContext
 from ..errors import GammonError
@@ -143,18 +144,6 @@ class Side(Protocol):
     def answer_double(self, board: np.ndarray, context: CubeContext) -> Response: ...
 
 
-def _tables(source: object) -> tuple:
-    """The bear-off tables' arrays for the kernel, or empty ones (points 0) without tables."""
-    arrays = getattr(source, "kernel_arrays", None)
-    if arrays is not None:
-        try:
-            return arrays()
-        except (OSError, GammonError, ValueError):
-            pass
-    return (0, np.zeros((0, 2), np.uint8), np.zeros((0, 2), np.uint8), np.zeros((0, 2), np.uint32),
-            np.zeros(0, np.uint16), np.zeros((0, 4), np.int16), 0, 0)
-
-
 class Roller:
     """Plays trials from a position with one bot: its plays, its cube decisions, its evaluator's luck.
 
@@ -182,9 +171,9 @@ class Roller:
         self.variance_reduction = variance_reduction
         self.kernel = compiled
         evaluator = bot.evaluator
-        self.tables = _tables(evaluator.bearoff if isinstance(evaluator, CompositeEvaluator) else None)
+        self.tables = tables_of(evaluator.bearoff if isinstance(evaluator, CompositeEvaluator) else None)
         exact = evaluator.bearoff if isinstance(evaluator, CompositeEvaluator) and evaluator.bearoff else load_bearoff()
-        self.exact = _tables(exact)
+        self.exact = tables_of(exact)
         #: Who plays the root's side and the other: the bot, unless ``sides`` says otherwise (the
         #: evaluator's luck and truncation stay the bot's: luck averages zero whoever plays).
         self.sides: tuple[Side, Side] = sides if sides is not None else (bot, bot)

@@ -327,10 +327,10 @@ def td(weights: str | Path, output: str | Path, kind: str, games: int, alpha: fl
     every game teaches them, and a race or a late hit is over in a few turns.
     """
     from ..bots import load_bearoff
-    from ..rollout.trial import _tables
+    from ..bots.chooser import tables_of
 
     network = Network.load(weights)
-    tables = _tables(load_bearoff())
+    tables = tables_of(load_bearoff())
     bar = None
     if progress:
         from tqdm import tqdm

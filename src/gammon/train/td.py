@@ -41,7 +41,7 @@ from ..dice import ci95
 from ..dice.streams import next_roll, opening_roll, stream_state
 from ..nn.features import encode
 from ..nn.network import OUTPUTS, TRAINED, WEIGHTS, Network, consistent, forward, net_of
-from ..rollout.kernel import TABLES, on_roll
+from ..bots.chooser import TABLES, on_roll
 from ..workers import Workers
 from .selfplay import MAX_TURNS, OPENING, pubeval_block
 from .settings import Settings
@@ -169,7 +169,7 @@ def train_game(w1, b1, w2, b2, seed, game, alpha, lam):
 def train_from(w1, b1, w2, b2, tables, board, seed, game, alpha, lam):
     """Self-play from ``board`` (the side on roll's, before its roll; dice stream ``(seed, game)``)
     and learn from it in place, as :func:`train_game` does, with one difference: the game ends
-    as soon as the bear-off tables (``tables``, as :func:`gammon.rollout.kernel.on_roll` reads
+    as soon as the bear-off tables (``tables``, as :func:`gammon.bots.chooser.on_roll` reads
     them) cover a position, whose exact value is then the final target. Returns the turns played.
     """
     children, moves, counts, hashes = movegen.play_buffers()
