@@ -399,6 +399,36 @@ def loader_seeds() -> dict[str, list[tuple[str, bytes | str]]]:
     return seeds
 
 
+def record_seeds() -> dict[str, list[tuple[str, bytes | str]]]:
+    """XG files built around the two real XG records (tests/xg_files.py), damaged ways, and every
+    match file of tests/records for the target that reads any of them."""
+    sys.path.insert(0, str(_harness.FUZZ.parent / "tests"))
+    import xg_files as xg
+
+    opening = [xg.match_header(5, "a", "b"), xg.game_header(0, 0, 1), xg.real("2_Cube.bin"), xg.real("3_Move.bin")]
+    played = opening + [xg.move(1, (5, 2), (12, 7, 12, 10)),
+                        xg.cube(-1, double=1, take=1, equities=(0.4, 0.5, 1.0), err_cube=0.0, err_take=0.03),
+                        xg.move(-1, (3, 1), (7, 4, 5, 4), cube_a=-1), xg.game_footer(-1, 2, 101), xg.match_footer()]
+    files = {
+        "made-opening": xg.xg_file(opening),
+        "made-match": xg.xg_file(played),
+        "made-money": xg.xg_file([xg.match_header(99999, "a", "b", jacoby=True, beaver=True), xg.game_header(0, 0, 1),
+                                  xg.move(1, (3, 1), (7, 4, 5, 4)), xg.cube(-1, double=1, take=0), xg.game_footer(1, 1, 0)]),
+        "made-drop": xg.xg_file([xg.match_header(3, "a", "b"), xg.game_header(0, 0, 1), xg.move(1, (3, 1), (7, 4, 5, 4)),
+                                 xg.cube(-1, double=1, take=0), xg.game_footer(1, 1, 0)]),
+    }
+    xg_seeds: list[tuple[str, bytes | str]] = list(files.items())
+    whole = files["made-match"]
+    xg_seeds += [("made-truncated", whole[:9000]), ("made-header-only", whole[:8232]), ("rgmh", b"RGMH"),
+                 ("made-flipped", whole[:-300] + bytes([whole[-300] ^ 1]) + whole[-299:])]
+    records = _harness.FUZZ.parent / "tests" / "records"
+    files_seeds: list[tuple[str, bytes | str]] = [("xg-match", whole)]
+    for path in sorted(records.rglob("*")):
+        if path.suffix in (".mat", ".txt", ".sgf") and path.stat().st_size < 20000 and "statistics" not in path.name:
+            files_seeds.append((f"file-{path.parent.name}-{path.name}", path.read_bytes()))
+    return {"record_xg": xg_seeds, "record_bytes": files_seeds}
+
+
 def main() -> int:
     counts = {}
     for target, seeds in notation_seeds().items():
@@ -411,6 +441,8 @@ def main() -> int:
     actions, replay = match_seeds()
     counts["match_actions"], counts["match_replay"] = write("match_actions", actions), write("match_replay", replay)
     for target, seeds in loader_seeds().items():
+        counts[target] = write(target, seeds)
+    for target, seeds in record_seeds().items():
         counts[target] = write(target, seeds)
     missing = set(_harness.names()) - set(counts)
     for target, count in sorted(counts.items()):

@@ -160,3 +160,25 @@ def test_entry_point_has_no_traceback() -> None:
         [sys.executable, "-m", "gammon", "moves", "4HPwATDgc/ABMA", "3", "0"], capture_output=True, text=True
     )
     assert done.returncode == 1 and "DIE" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_convert_rewrites_a_sites_match_file_and_tells_what_it_accommodated(capsys, tmp_path) -> None:
+    from gammon.record import MatchRecord
+
+    source = Path(__file__).parent / "records" / "dialects" / "choue.txt"
+    status, out, err = run(["convert", str(source), "--to", "mat"], capsys)
+    assert status == 0
+    assert MatchRecord.from_mat(out) == MatchRecord.read(source) and MatchRecord.from_mat(out).warnings == ()
+    assert f"{source}: warning: game 1, line 8: 'Doubles ==> 2' read as 'Doubles => 2'" in err
+    status, out, _ = run(["convert", str(source), "--to", "sgf"], capsys)
+    assert status == 0 and MatchRecord.from_sgf(out) == MatchRecord.read(source)
+    status, _, err = run(["convert", str(source), "--to", "xgid"], capsys)
+    assert status != 0 and "--to xgid: a match file is written --to mat or sgf" in err
+
+
+def test_convert_refuses_what_the_target_cannot_carry(capsys) -> None:
+    beavers = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:2:0:10"
+    status, _, err = run(["convert", beavers, "--to", "gnubgid"], capsys)
+    assert status != 0 and "beavers" in err and "convert to xgid or bpn" in err
+    status, out, _ = run(["convert", beavers, "--to", "bpn"], capsys)
+    assert status == 0 and out.strip()

@@ -331,6 +331,34 @@ class GameState:
     def fibs_board(self, player: str = "you", opponent: str = "opponent", you: Color | None = None) -> FibsBoard:
         return FibsBoard(self, player, opponent, you)
 
+    def to_notation(self, notation: str) -> str:
+        """This state in ``notation`` (``bpn``, ``gnubgid``, ``match_id``, ``xgid``, ``fibs``, ``pid``),
+        for a conversion: what the target cannot carry is refused (NotationError naming the field)
+        rather than dropped, but for what each target is known to leave out (``pid`` is the
+        checkers alone; no notation but BPN names the variant's opening, and the cube limit is
+        the XGID's alone). A beaver rule cannot go into a GNU Backgammon ID (its Match ID has no
+        bit for it), nor a variant.
+
+        >>> beavered = GameState.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:2:0:10")
+        >>> beavered.to_notation("gnubgid")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        gammon.errors.NotationError: GNUbg ID: bad beavers 'on': expected no beaver rule (a GNU Backgammon ID has no bit ...
+        """
+        if notation in ("gnubgid", "match_id"):
+            name = match_id.GNUBG_ID if notation == "gnubgid" else match_id.NOTATION
+            if self.beavers:
+                raise NotationError(name, "beavers", "on", "no beaver rule (a GNU Backgammon ID has no bit for it: "
+                                    "convert to xgid or bpn)")
+            if not self.variant.standard:
+                raise NotationError(name, "variant", str(self.variant), "standard backgammon (a GNU Backgammon ID "
+                                    "does not say the variant: convert to bpn)")
+        writers = {"bpn": self.bpn, "gnubgid": self.gnubg_id, "match_id": self.match_id, "xgid": self.xgid,
+                   "fibs": self.fibs, "pid": self.position.position_id}
+        if notation not in writers:
+            raise NotationError("notation", "name", notation, ", ".join(writers))
+        return writers[notation]()
+
     def _repr_svg_(self) -> str:
         """The board with dice, cube and score as SVG, for notebooks."""
         from .svg import board_svg  # the picture is drawn above the value types: see docs/architecture.md

@@ -23,7 +23,7 @@ from ..extras import missing_extra
 #: line as the module's ``help=``; tests/test_cli_startup.py keeps the two equal).
 COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("gammon.cli.positions", "draw a position"),
-    "convert": ("gammon.cli.positions", "rewrite a position in another notation"),
+    "convert": ("gammon.cli.positions", "rewrite a position in another notation, or a match file in another format"),
     "moves": ("gammon.cli.positions", "list the legal plays of a roll"),
     "play": ("gammon.cli.play", "play backgammon in the terminal against a bot"),
     "bearoff": ("gammon.cli.bearoff", "build and query the bear-off tables"),
@@ -32,7 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("gammon.cli.bots", "train an evaluator"),
     "cube": ("gammon.cli.cube", "cube hint: double, take or pass"),
     "rollout": ("gammon.cli.rollout", "roll out a position: play it to the end many times"),
-    "analyse": ("gammon.cli.analyse", "judge every decision of a match record (.mat or SGF)"),
+    "analyse": ("gammon.cli.analyse", "judge every decision of a match record (.mat, SGF, .xg)"),
     "engine": ("gammon.cli.engine", "run a UBGI engine on stdin/stdout"),
     "ubgi-check": ("gammon.cli.ubgi_check", "check that an engine speaks UBGI, and to which compliance level"),
     "serve": ("gammon.cli.serve", "run the game server: accounts, matches, bots, ratings"),

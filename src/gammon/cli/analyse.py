@@ -22,8 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     command = subparsers.add_parser(
         "analyse",
-        help="judge every decision of a match record (.mat or SGF)",
-        description="Read FILE (GNU Backgammon/Jellyfish .mat or SGF), replay it through the referee and judge "
+        help="judge every decision of a match record (.mat, SGF, .xg)",
+        description="Read FILE (any match file gammon reads, by its content: GNU Backgammon/Jellyfish .mat and the "
+        "sites' .txt exports, SGF, eXtreme Gammon's .xg; what the reader accommodated is told on standard error), "
+        "replay it through the referee and judge "
         "every checker play and cube decision with a player (cubeful, at the match score): each decision's "
         "error in equity per cube (EMG), marked doubtful / error / blunder above 0.03 / 0.06 / 0.12 as GNU "
         "Backgammon marks them; per player the checker and cube error totals, the error rates in mEMG, "
@@ -31,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "{checker_decisions, checker_error, checker_error_rate, cube_decisions, cube_error, error_rate, "
         "luck}}, decisions: [{game, move, player, kind, error, mark}]}; --html a self-contained report.",
     )
-    command.add_argument("file", metavar="FILE", help="a .mat or SGF match record")
+    command.add_argument("file", metavar="FILE", help="a match file (.mat, .txt, .sgf, .xg)")
     command.add_argument("--player", default=DEFAULT_ANALYST,
                          help=f"the analyst, NAME[:PLY][:LEVEL] (default {DEFAULT_ANALYST}; gnubg:0 asks GNU Backgammon)")
     command.add_argument("--ply", type=int, default=None, metavar="N", help="the analyst's depth (overrides --player's)")
@@ -65,10 +67,10 @@ def _progress(results: Iterator[Any], total: int) -> Iterator[Any]:
 def _analyse(args: argparse.Namespace) -> int:
     from ..analysis import analyse
     from ..analysis.html import report as html_report
-    from ..record import MatchRecord
+    from .records import read_record
 
     name = analyst_name(args.player, args.ply)
-    record = MatchRecord.read(args.file)
+    record = read_record(args.file)
     report = None
     if args.html:  # opened first: an unwritable report is said before the work, not after
         try:

@@ -11,7 +11,7 @@ from typing import IO, Any
 from .. import diagram
 from ..errors import GammonError
 from ..extras import require
-from . import batch
+from . import batch, records
 from ..notation import position_id, whole_number
 from ..play import Play
 from ..position import Color, Position
@@ -23,14 +23,8 @@ BATCH_CHUNK = 4096
 #: up rather than parsed because a batch reads a million of them.
 _DIE = {str(die): die for die in range(1, 7)}
 
-#: ``--to`` name -> how to write a GameState in that notation.
-FORMATS = {
-    "bpn": "bpn",
-    "gnubgid": "gnubg_id",
-    "xgid": "xgid",
-    "fibs": "fibs",
-    "pid": None,  # the bare Position ID
-}
+#: ``--to`` names of a position's notations (:meth:`GameState.to_notation`), then a match file's formats.
+FORMATS = ("bpn", "gnubgid", "xgid", "fibs", "pid", *records.WRITTEN)
 
 
 class ArgumentError(GammonError, ValueError):
@@ -52,15 +46,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     convert = subparsers.add_parser(
         "convert",
-        help="rewrite a position in another notation",
+        help="rewrite a position in another notation, or a match file in another format",
         description="Read POSITION in any notation gammon knows (BPN, XGID, GNU Backgammon's POSID:MATCHID, "
         "a FIBS board or a bare Position ID) and write it in the notation --to names. What the target "
-        "cannot say is left out: pid carries the checkers only; bpn no cube limit, resignation nor game "
-        "status; gnubgid no beavers nor cube limit; xgid no resignation nor game status. A FIBS board has "
-        "no Jacoby rule nor beavers: a game with either is refused rather than changed.",
+        "cannot say is refused rather than dropped (beavers or a variant into gnubgid; the Jacoby rule or "
+        "beavers into a FIBS board), but for what each leaves out by design: pid carries the checkers only; "
+        "bpn no cube limit, resignation nor game status; gnubgid no cube limit; xgid no resignation nor game "
+        "status. Or read a match FILE (.mat and the sites' .txt exports, SGF, eXtreme Gammon's .xg/.xgp, by "
+        "content) and write it --to mat or sgf on standard output; what the reader accommodated is told on "
+        "standard error.",
     )
-    convert.add_argument("position", metavar="POSITION", help="BPN, XGID, GNUbg ID, FIBS board or Position ID")
-    convert.add_argument("--to", required=True, choices=sorted(FORMATS), help="the notation to write")
+    convert.add_argument("position", metavar="POSITION|FILE", help="a position's text, or a match file")
+    convert.add_argument("--to", required=True, choices=FORMATS, help="the notation or file format to write")
+    convert.add_argument("--match", type=int, default=1, metavar="N",
+                         help="of a file holding several matches, the N-th (default 1)")
     convert.set_defaults(handler=_convert)
 
     moves = subparsers.add_parser(
@@ -159,15 +158,16 @@ def _write(option: str, path: str, data: bytes) -> None:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    state = read_state(args.position)
-    method = FORMATS[args.to]
-    if method is None:
-        print(state.position.position_id())
+    if args.to in records.WRITTEN or records.is_record(args.position):
+        if args.to not in records.WRITTEN:
+            raise ArgumentError(f"--to {args.to}: a match file is written --to {' or '.join(records.WRITTEN)}")
+        sys.stdout.write(records.write_record(records.read_record(args.position, args.match), args.to))
         return 0
-    writer = getattr(state, method, None)
-    if writer is None:
-        raise ArgumentError(f"--to {args.to}: this notation cannot be written yet")
-    print(writer())
+    state = read_state(args.position)
+    try:
+        print(state.to_notation(args.to))
+    except GammonError as error:
+        raise ArgumentError(f"--to {args.to}: {error}") from None
     return 0
 
 

@@ -9,7 +9,8 @@ gammon rules:
 * the "player to act" bit must agree with the rest: the doubled or resigned-to side
   when a double or resignation is pending, else the player on roll;
 * the Jacoby bit only matters in money play; in a match it is read as nothing and
-  written as 0 (what GNU Backgammon writes with its default Jacoby setting on);
+  written as 1 ("no Jacoby"), as GNU Backgammon 1.07 writes every match's ID whatever its
+  Jacoby setting (so a match's ID ends in ``E``, not ``A``; both read alike);
 * the five bits after the Jacoby bit must be zero.
 """
 
@@ -87,7 +88,7 @@ def format(state: GameFields) -> str:  # noqa: A001
         | _put(_LENGTH, state.match_length)
         | _put(_SCORE0, state.score[0])
         | _put(_SCORE1, state.score[1])
-        | _put(_NO_JACOBY, int(not state.match_length and not state.jacoby))
+        | _put(_NO_JACOBY, int(bool(state.match_length) or not state.jacoby))
     )
     return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 

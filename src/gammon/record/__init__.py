@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+from .fields import Candidate, DecisionAnalysis, RecordWarning
 from .model import GameRecord, MatchRecord, Properties, RecordError, Rules
 
-__all__ = ["GameRecord", "MatchRecord", "Properties", "RecordError", "Rules"]
+__all__ = ["Candidate", "DecisionAnalysis", "GameRecord", "MatchRecord", "Properties", "RecordError", "RecordWarning",
+           "Rules"]

@@ -14,10 +14,11 @@ from typing import Protocol
 from ..errors import GammonError
 from ..match import Action, ActionKind, GameResult
 from ..position import Color
+from ..state import GameState
 from ..variant import STANDARD, Variant
 
-__all__ = ["GameInput", "GameRecord", "Properties", "RecordError", "RecordFields", "RecordView", "Rules", "beavered",
-           "record_number"]
+__all__ = ["Candidate", "DecisionAnalysis", "GameInput", "GameRecord", "Properties", "RecordError", "RecordFields",
+           "RecordView", "RecordWarning", "Rules", "Warnings", "beavered", "record_number"]
 
 #: The most digits a record's number may have (leading zeros aside): far above any length, score
 #: or cube, and far below the 4,300 at which ``int()`` refuses to convert (and its time grows with
@@ -39,6 +40,41 @@ class RecordError(GammonError, ValueError):
         self.where = where
         self.message = message
         super().__init__(f"{where}: {message}" if where else message)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordWarning:
+    """What a reader accommodated: a site's habit read by rule (``Cannot Move``, points capped at what
+    the winner needed), named where it stands (``game 3, line 41``) and saying how it was read."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class Warnings:
+    """A reader's warnings, each kind told once: the first place it happened, and how many more
+    (a file that writes ``Cannot Move`` sixty times gets one warning, not sixty)."""
+
+    def __init__(self) -> None:
+        self._first: dict[str, list] = {}  # kind -> [where, message, more]
+
+    def add(self, where: str, message: str, kind: str | None = None) -> None:
+        found = self._first.get(kind or message)
+        if found is None:
+            self._first[kind or message] = [where, message, 0]
+        else:
+            found[2] += 1
+
+    def extend(self, warnings: Sequence[RecordWarning]) -> None:
+        for warning in warnings:
+            self.add(warning.where, warning.message)
+
+    def done(self) -> tuple[RecordWarning, ...]:
+        return tuple(RecordWarning(where, message + (f" (and {more} more like it)" if more else ""))
+                     for where, message, more in self._first.values())
 
 
 def record_number(digits: str, where: str, what: str) -> int:
@@ -85,7 +121,8 @@ class GameRecord:
     the opening roll on, and its result (None while it is unfinished).
 
     ``notes`` maps an action's index to the properties a file carried with it (GNU Backgammon's
-    analysis), so they are written back unchanged; ``properties`` are the game's own (SGF root).
+    analysis), so they are written back unchanged; ``properties`` are the game's own (SGF root);
+    ``analysis`` maps an action's index to the file's own analysis of that decision (XG's).
     """
 
     score: tuple[int, int]
@@ -94,6 +131,7 @@ class GameRecord:
     crawford: bool = False
     notes: Mapping[int, Properties] = field(default_factory=dict)
     properties: Properties = ()
+    analysis: Mapping[int, DecisionAnalysis] = field(default_factory=dict)
 
     def moves(self) -> list[int]:
         """The move number of each action as a ``.mat`` file numbers its rows.
@@ -112,6 +150,46 @@ class GameRecord:
                 cells += 1
             numbers.append((max(cells, 1) - 1 + offset) // 2 + 1)
         return numbers
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One option a file's analyst weighed, as it judged it.
+
+    ``action`` is a play in the mover's numbering (``24/18 13/10``; ``""``: no move) or a cube
+    action (``no double``, ``double/take``, ``double/pass``, ``take``, ``pass``); ``equity`` is the
+    analyst's cubeful equity for the side to act, in its own unit (XG: EMG in money play, its
+    normalised equity in a match); ``probabilities`` the cubeless (win, win gammon, win
+    backgammon, lose gammon, lose backgammon) of the side to act, each counting the ones after it
+    (a backgammon is a gammon too), None where the file gives none; ``depth`` the analyst's own
+    name for how deep it looked (``3-ply``, ``XG Roller++``, ``rollout``).
+    """
+
+    action: str
+    equity: float
+    probabilities: tuple[float, float, float, float, float] | None = None
+    depth: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionAnalysis:
+    """A file's own analysis of one decision (XG's in an ``.xg`` file), kept so a report can show it
+    as it is, without judging the match again.
+
+    ``kind`` is ``checker`` (on the PLAY action), ``cube`` (on the ROLL a side rolled without
+    doubling, or on its DOUBLE) or ``take`` (on the TAKE, DROP or BEAVER); ``candidates`` best
+    first; ``played`` the index of what was played among them (None: not among them); ``error``
+    the equity the analyst says was lost (0 for the best; None: not analysed); ``luck`` the roll's
+    luck by the analyst (checker decisions; None where the file gives none); ``analyst`` who
+    judged (``eXtreme Gammon``).
+    """
+
+    kind: str
+    candidates: tuple[Candidate, ...]
+    played: int | None
+    error: float | None
+    analyst: str
+    luck: float | None = None
 
 
 #: A game as a file gives it: its declared starting score (None: whatever the games before left),
@@ -134,6 +212,10 @@ class RecordFields:
     notes: Sequence[Mapping[int, Properties]] = ()
     properties: Sequence[Properties] = ()
     moves: Sequence[Sequence[int]] = ()
+    warnings: Sequence[RecordWarning] = ()
+    analysis: Sequence[Mapping[int, DecisionAnalysis]] = ()
+    #: The set-up position the first game starts from (None: the opening), and where the file says it.
+    setup: GameState | None = None
 
 
 class RecordView(Protocol):

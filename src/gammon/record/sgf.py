@@ -10,6 +10,14 @@ property of a node (GNU Backgammon's analysis: ``A``, ``DA``, ``LU``, marks such
 kept as data on the action and written back unchanged. A resignation that does not end the game
 (offered and rejected, or not yet answered) is gammon's own node ``GR[black resign gammon]``,
 which other programs skip as an unknown property.
+
+A set-up position (GNU Backgammon's ``set board``) is a node of set-up properties before the
+first game's first move: ``AE[a:y]`` clears points (``a:y`` a range), ``AW``/``AB`` put one
+checker each per value (a letter once per checker), ``PL`` says who is on roll and ``CV``/``CO``
+the cube (``c`` centred); a node with ``DI`` alone (dice set, nothing played) is passed over.
+The record then starts there (:attr:`MatchRecord.start <gammon.record.MatchRecord.start>`),
+and is written back so. A position edited after a move, or in a later game, cannot be
+replayed and is refused by name.
 """
 
 from __future__ import annotations
@@ -17,11 +25,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ..errors import GammonError
 from ..match import Action, ActionKind
 from ..play import BAR, OFF
-from ..position import Color
+from ..position import Color, Position
 from ..referee import CubeState, WinKind, points_won
-from ..state import Resignation
+from ..state import GameState, GameStatus, Resignation
 from ..variant import Variant
 from ..notation import whole_number
 from .fields import GameRecord, Properties, RecordError, RecordFields, RecordView, Rules, beavered, record_number
@@ -147,6 +156,7 @@ def read_sgf(text: str) -> RecordFields:
     rules: Rules | None = None
     games, notes, props, moves = [], [], [], []
     crawford_first = False
+    setup: GameState | None = None
     for number, nodes in enumerate(trees, 1):
         if not nodes:
             raise RecordError(f"game {number}", "an empty game tree")
@@ -171,7 +181,11 @@ def read_sgf(text: str) -> RecordFields:
             if key in root and meta not in metadata:
                 metadata[meta] = root[key][0]
         score = (info["ws"], info["bs"]) if "ws" in info and "bs" in info else None  # black (W), white (B)
-        actions, game_notes, game_moves = _game(nodes[1:], number)
+        actions, game_notes, game_moves, placed = _game(nodes[1:], number)
+        if placed is not None:
+            if number > 1:
+                raise RecordError(f"game {number}", "starts from a set-up position: only a record's first game may")
+            setup = _setup_state(placed, score or (0, 0), game_length, game_rules, "crawfordgame" in parts)
         games.append((score, actions, _result(root.get("RE"), number)))
         notes.append(game_notes)
         moves.append(game_moves)
@@ -182,8 +196,76 @@ def read_sgf(text: str) -> RecordFields:
     if any(isinstance(a, Action) and a.kind == ActionKind.BEAVER for _, actions, _ in games for a in actions):
         rules = dataclasses.replace(rules, beavers=True)  # RU does not say; the play does
     first = games[0][0] or (0, 0)
+    if setup is not None:
+        setup = setup.replace(beavers=rules.beavers)
     return RecordFields(names[0], names[1], length, rules, games, start_score=first, start_crawford=crawford_first,
-                        metadata=metadata, notes=notes, properties=props, moves=moves)
+                        metadata=metadata, notes=notes, properties=props, moves=moves, setup=setup)
+
+
+def _setup_state(placed: _Placed, score: tuple[int, int], length: int, rules: Rules, crawford: bool) -> GameState:
+    """The state a set-up node describes, at the game's score and rules."""
+    try:
+        position = Position.from_checkers(placed.counts[Color.WHITE], placed.counts[Color.BLACK], placed.turn)
+        return GameState(position=position, cube=placed.cube, cube_owner=placed.owner, score=score,
+                         match_length=length, crawford=crawford and length > 1, jacoby=rules.jacoby and not length,
+                         beavers=rules.beavers and not length, status=GameStatus.PLAYING, variant=rules.variant)
+    except GammonError as error:
+        raise RecordError(placed.where, f"the set-up position is not a game: {error}") from None
+
+
+class _Placed:
+    """A set-up position as its nodes build it: from the opening, points cleared and checkers put."""
+
+    def __init__(self, where: str) -> None:
+        opening = Position.starting()
+        self.counts = {color: list(opening.checkers(color)) for color in Color}
+        self.turn = Color.WHITE
+        self.cube = 1
+        self.owner: Color | None = None
+        self.where = where
+
+    def apply(self, node: Node, where: str) -> None:
+        for name, values in node:
+            if name == "AE":
+                for value in values:
+                    for index in _letters(value, where):
+                        for color in Color:
+                            self.counts[color][_index(index, color)] = 0
+            elif name in ("AW", "AB"):
+                color = _SGF_COLOR["B" if name == "AB" else "W"]
+                for value in values:
+                    for index in _letters(value, where):
+                        self.counts[color][_index(index, color)] += 1
+            elif name == "PL":
+                if values[0].strip().upper() not in _SGF_COLOR:
+                    raise RecordError(where, f"PL[{values[0]}]: expected PL[B] or PL[W]")
+                self.turn = _SGF_COLOR[values[0].strip().upper()]
+            elif name == "CV":
+                value = whole_number(values[0].strip(), 1)
+                if value is None:
+                    raise RecordError(where, f"CV[{values[0]}]: expected the cube's value, e.g. CV[2]")
+                self.cube = value
+            elif name == "CO":
+                owners = {"b": Color.WHITE, "w": Color.BLACK, "c": None, "n": None}
+                if values[0].strip().lower() not in owners:
+                    raise RecordError(where, f"CO[{values[0]}]: expected b, w, c or n")
+                self.owner = owners[values[0].strip().lower()]
+
+
+def _letters(value: str, where: str) -> list[int]:
+    """The points a set-up value names, 0-23 (a-x) and 24 (y, the bar): one letter, or a range ``a:y``."""
+    first, _, last = value.strip().lower().partition(":")
+    ends = [(_LETTERS + "y").find(letter) if len(letter) == 1 else -1 for letter in (first, last or first)]
+    if min(ends) < 0 or ends[0] > ends[1]:
+        raise RecordError(where, f"[{value}]: expected a point a-x or y (the bar), or a range such as a:y")
+    return list(range(ends[0], ends[1] + 1))
+
+
+def _index(letter: int, color: Color) -> int:
+    """A set-up letter (player 0's numbering) as ``color``'s own checker index (24 its bar)."""
+    if letter == 24:
+        return 24
+    return letter if color == Color.BLACK else 23 - letter
 
 
 def _match_info(values: list[str], number: int) -> dict[str, int]:
@@ -218,12 +300,14 @@ def _point(letter: str, color: Color, where: str, value: str) -> int:
     return index + 1 if color == Color.BLACK else 24 - index
 
 
-def _game(nodes: list[Node], number: int) -> tuple[list[Action | tuple[Color, str]], dict[int, Properties], list[int]]:
+def _game(nodes: list[Node], number: int) -> tuple[list[Action | tuple[Color, str]], dict[int, Properties], list[int],
+                                                 _Placed | None]:
     actions: list[Action | tuple[Color, str]] = []
     notes: dict[int, Properties] = {}
     moves: list[int] = []
     cells = 0
     offset = 0
+    placed: _Placed | None = None
     for node in nodes:
         move = next(((name, values) for name, values in node if name in ("B", "W")), None)
         extra = tuple((name, tuple(values)) for name, values in node if name not in ("B", "W", "GR"))
@@ -240,8 +324,14 @@ def _game(nodes: list[Node], number: int) -> tuple[list[Action | tuple[Color, st
             actions.append(action)
             moves.append(row)
         if move is None:
-            if any(name in ("AB", "AW", "AE", "PL") for name, _ in node):
-                raise RecordError(where, "a set-up position (AB/AW/AE/PL): a record starts at the opening roll")
+            if any(name in ("AB", "AW", "AE", "CV", "CO") for name, _ in node):
+                if actions:
+                    raise RecordError(where, "a position set up after the game began (AB/AW/AE): it cannot be "
+                                      "replayed")
+                placed = placed or _Placed(where)
+                placed.apply(node, where)
+            elif any(name == "PL" for name, _ in node) and placed is not None and not actions:
+                placed.apply(node, where)
             continue
         name, values = move
         color = _SGF_COLOR[name]
@@ -269,7 +359,7 @@ def _game(nodes: list[Node], number: int) -> tuple[list[Action | tuple[Color, st
                 raise RecordError(where, f"{name}[{values[0]}]: expected dice and letter pairs such as "
                                   "'52mhhf', or double, take, drop, beaver")
             dice = (int(found.group(1)), int(found.group(2)))
-            if cells == 1:
+            if cells == 1 and placed is None:
                 if dice[0] == dice[1]:
                     raise RecordError(where, f"{name}[{values[0]}]: an opening roll is two different dice")
                 actions.append(Action(ActionKind.OPENING_ROLL, color, dice=(max(dice), min(dice))))
@@ -285,7 +375,7 @@ def _game(nodes: list[Node], number: int) -> tuple[list[Action | tuple[Color, st
             moves += [row, row]
         if extra:
             notes[len(actions) - 1] = extra
-    return actions, notes, moves
+    return actions, notes, moves, placed
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -314,9 +404,27 @@ def write_sgf(record: RecordView) -> str:
             letter = "B" if game.result.winner == Color.WHITE else "W"
             root.append(f"RE[{letter}+{game.result.points}{'R' if game.result.resigned else ''}]")
         root.append(_props(tuple(p for p in game.properties if p[0] != "AP")))
-        nodes = ["".join(root)] + _nodes(game, record.rules.jacoby)
+        start = getattr(record, "start", None) if number == 0 else None
+        nodes = ["".join(root)] + ([_setup_node(start)] if start is not None else []) + _nodes(game, record.rules.jacoby)
         trees.append("(;" + "\n;".join(nodes) + ")\n")
     return "".join(trees)
+
+
+def _setup_node(state: GameState) -> str:
+    """A set-up position as GNU Backgammon writes one: who is on roll, every point cleared, then
+    each checker of player 0 (AW) and player 1 (AB), and the cube when it is not the opening's."""
+    position = state.position
+    parts = [f"PL[{'B' if position.turn == Color.WHITE else 'W'}]AE[a:y]"]
+    for name, color in (("AW", Color.BLACK), ("AB", Color.WHITE)):
+        counts = position.checkers(color)
+        letters = [(_LETTERS + "y")[24 if index == 24 else index if color == Color.BLACK else 23 - index]
+                   for index in range(25) for _ in range(counts[index])]
+        if letters:
+            parts.append(name + "".join(f"[{letter}]" for letter in sorted(letters)))
+    if state.cube != 1 or state.cube_owner is not None:
+        owner = {None: "c", Color.WHITE: "b", Color.BLACK: "w"}[state.cube_owner]
+        parts.append(f"CV[{state.cube}]CO[{owner}]")
+    return "".join(parts)
 
 
 def _props(props: Properties) -> str:
