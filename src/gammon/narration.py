@@ -42,7 +42,8 @@ from .events import (
     TimedOut,
     Took,
 )
-from .play import BAR, OFF, Play, effects_text
+from .notation import movetext
+from .play import Play, effects_text
 from .position import Color
 from .state import Resignation
 
@@ -54,23 +55,16 @@ RESIGNATION_WORDS = {Resignation.SINGLE: "a single game", Resignation.GAMMON: "a
 
 
 def play_in_numbering(play: Play, mover: Color, numbering: Color | None) -> str:
-    """``play`` (in ``mover``'s numbering) as ``numbering``'s side counts the points (None: the mover's)."""
+    """``play`` (in ``mover``'s numbering) as ``numbering``'s side counts the points (None: the mover's),
+    in the one canonical form either way: ``13/9 9/5* 6/2* 6/2`` told to the other side is ``12/20* 19/23*(2)``.
+
+    >>> from gammon.play import Move
+    >>> play_in_numbering(Play((Move(13, 9), Move(9, 5, True), Move(6, 2, True), Move(6, 2))), Color.BLACK, Color.WHITE)
+    '12/20* 19/23*(2)'
+    """
     if numbering is None or numbering == mover:
         return str(play)
-    steps = [f"{_mirrored(move.source)}/{_mirrored(move.target)}{'*' if move.hit else ''}" for move in play.moves]
-    counted: list[str] = []
-    for step in steps:
-        if step not in counted:
-            counted.append(step)
-    return " ".join(step + (f"({steps.count(step)})" if steps.count(step) > 1 else "") for step in counted)
-
-
-def _mirrored(point: int) -> str:
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    return str(25 - point)
+    return movetext.format_play(play.moves, mirrored=True)
 
 
 class Narrator:

@@ -64,8 +64,14 @@ class Step(NamedTuple):
 
 
 # -- writing -----------------------------------------------------------------------------
-def format_play(moves: Iterable[StepLike]) -> str:
-    """Canonical standard notation of a play's checker moves (see the module docstring)."""
+def format_play(moves: Iterable[StepLike], *, mirrored: bool = False) -> str:
+    """Canonical standard notation of a play's checker moves (see the module docstring);
+    ``mirrored``: each point as the other side counts it (25 - point), for a listener who
+    numbers the board from there, the play's form otherwise the same.
+
+    >>> format_play([Step(13, 9), Step(9, 5, True), Step(6, 2, True), Step(6, 2)], mirrored=True)
+    '12/20* 19/23*(2)'
+    """
     ordered = sorted(moves, key=lambda m: (-m.source, -m.target))
     chains: list[list[StepLike]] = []
     for move in ordered:
@@ -95,7 +101,8 @@ def format_play(moves: Iterable[StepLike]) -> str:
             counts[key] = 1
     parts = []
     for key in sorted(groups, key=lambda k: (-k[0], -k[-1], [-p for p in k])):
-        text = "/".join(_point_text(p) + ("*" if hit else "") for p, hit in zip(key, groups[key]))
+        text = "/".join(_point_text(25 - p if mirrored and p not in (BAR, OFF) else p) + ("*" if hit else "")
+                        for p, hit in zip(key, groups[key]))
         parts.append(text + (f"({counts[key]})" if counts[key] > 1 else ""))
     return " ".join(parts)
 
