@@ -9,19 +9,18 @@ Backgammon's "EMG" (in a match: the match winning chances turned into a money-li
 +1 winning the cube's value, -1 losing it), so an error at 2-away/2-away weighs like one in
 money play.
 
-Marks follow GNU Backgammon 1.07's default analysis thresholds: an error above 0.03 EMG is
-*doubtful*, above 0.06 an *error* (gnubg's "bad"), above 0.12 a *blunder* ("very bad"). The
-error rate is the error per decision in thousandths (mEMG), over the unforced checker plays
-and the cube decisions that were close or taken (a double, any take or pass, and a turn whose
-double would have cost under 0.16); the rating is GNU Backgammon's ladder for the overall rate
-per decision: under 2 mEMG Supernatural, 5 World class, 8 Expert, 12 Advanced, 18
-Intermediate, 26 Casual player, 35 Beginner, else Awful!.
+Each error is also given in match winning chances in a match. The marks, the counting of
+decisions, PR, mEMG, ratings, luck rates and the cube breakdown are :mod:`.figures`'; the
+analysis is told in a style (``gnubg`` by default here, ``xg`` for ``gammon analyse``), which
+sets each decision's mark.
 
 Luck is judged as GNU Backgammon judges it, by a fast player of its own (``luck``, default
 gammon's net at 0 ply, as gnubg uses its 0-ply evaluation): what the roll's best play is worth
 less what the side on roll could expect before rolling, the average of the best plays of all
-36 rolls (of the 30 non-doubles for the opening roll). The luck-adjusted result is the result
-less the luck (a match: the match winning chance above 50%; money: points).
+36 rolls. The opening roll's expectation is that of the opening itself: each of the 15
+non-double rolls, won by either side (so 0 at an even score), as GNU Backgammon judges the
+first roll. Forced rolls and dances have their luck too. The luck-adjusted result is the result
+less the luck of both sides (a match: the match winning chance above 50%; money: points).
 """
 
 from __future__ import annotations
@@ -30,67 +29,61 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import dataclasses
+
 from .. import compiled
 from ..cube.context import CubeContext
 from ..cube.met import equity_to_mwc
 from ..errors import GammonError, InvalidPlayerError
-from ..evaluation import CubeDecision, Hint
+from ..evaluation import CubeDecision, Hint, Probabilities
 from ..match import ActionKind, Match
 from ..play import Play
 from ..players import Player, check_variant, cube_hint, hint, load_player, parse_player
-from ..position import Color
+from ..position import Color, Position
 from ..record import MatchRecord
 from ..state import GameState
 from ..workers import Workers, available_cores
+from .figures import GNUBG, CubeEquities, PlayerSummary, Style, style_of, summarise
 
 __all__ = [
-    "CLOSE_CUBE",
     "DEFAULT_ANALYST",
-    "RATINGS",
-    "THRESHOLDS",
     "Analysis",
     "AnalysisError",
+    "Candidate",
     "Decision",
-    "PlayerSummary",
     "analyse",
-    "mark",
-    "rating",
 ]
 
 #: The default analyst: gammon's net at 0 ply, fast enough for a match in seconds.
 DEFAULT_ANALYST = "nn:0"
-#: GNU Backgammon 1.07's default thresholds (EMG): the mark for an error above each.
-THRESHOLDS: tuple[tuple[float, str], ...] = ((0.12, "blunder"), (0.06, "error"), (0.03, "doubtful"))
-#: GNU Backgammon's rating ladder: the label for an error rate per decision (EMG) below each.
-RATINGS: tuple[tuple[float, str], ...] = (
-    (0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
-    (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"))
-#: A turn with the cube available counts as a cube decision when doubling would cost less than this.
-CLOSE_CUBE = 0.16
-_BEST_SHOWN = 5
+_CANDIDATES = 8  # the analyst's best plays kept with a decision (and the play made, when not among them)
 
 
 class AnalysisError(GammonError):
     """An analysis that cannot be made (an analyst that fails, a record with nothing to judge)."""
 
 
-def mark(error: float) -> str | None:
-    """``blunder``, ``error``, ``doubtful`` or None for an error in EMG (thresholds: :data:`THRESHOLDS`)."""
-    return next((label for threshold, label in THRESHOLDS if error > threshold), None)
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One option of a decision: a play (or a cube action), its equity (EMG, the decider's side),
+    the probabilities after it (the decider's; None where unknown) and the depth it was judged at."""
 
-
-def rating(rate: float) -> str:
-    """GNU Backgammon's label for an error rate per decision in EMG (not mEMG)."""
-    return next((label for threshold, label in RATINGS if rate < threshold), "Awful!")
+    play: str
+    equity: float
+    probabilities: Probabilities | None = None
+    ply: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One judged decision: a checker play (``kind`` "checker") or a cube action ("cube").
 
-    ``move`` is the row of the ``.mat`` file; ``error`` is in EMG and never negative;
-    ``played`` and ``best`` are words (``8/5 6/5``, ``Double``, ``Take``), ``options`` the
-    analyst's best plays or the three cube equities with their values (EMG).
+    ``move`` is the row of the ``.mat`` file and ``index`` the action's place in its game;
+    ``error`` is in EMG and never negative; ``played`` and ``best`` are words (``8/5 6/5``,
+    ``Double``, ``Take``); ``candidates`` the analyst's best plays (and the play made), or the
+    three cube equities. A checker decision carries its roll's ``luck`` (EMG); a cube decision
+    its equities (``cube``). ``stakes`` are the decider's match winning chances of winning and
+    of losing the cube's value (None for money); ``mark`` is the analysis's style's.
     """
 
     game: int
@@ -101,88 +94,70 @@ class Decision:
     error: float
     played: str
     best: str
-    options: tuple[tuple[str, float], ...]
+    candidates: tuple[Candidate, ...]
     state: GameState
     play: Play | None = None
     forced: bool = False
+    index: int = 0
+    luck: float | None = None
+    cube: CubeEquities | None = None
+    stakes: tuple[float, float] | None = None
+    ply: int | None = None
+    probabilities: Probabilities | None = None
+    mark: str | None = None
 
     @property
-    def mark(self) -> str | None:
-        return mark(self.error)
-
-
-@dataclass(slots=True)
-class PlayerSummary:
-    """One side's totals (errors and luck in EMG; ``luck_value`` and ``result`` in MWC for a
-    match, points for money)."""
-
-    name: str
-    color: Color
-    checker_decisions: int = 0
-    checker_error: float = 0.0
-    cube_decisions: int = 0
-    cube_error: float = 0.0
-    luck: float = 0.0
-    luck_value: float = 0.0
-    result: float = 0.0
+    def options(self) -> tuple[tuple[str, float], ...]:
+        """The candidates as (words, equity) pairs."""
+        return tuple((c.play, c.equity) for c in self.candidates)
 
     @property
-    def checker_error_rate(self) -> float:
-        """mEMG per unforced checker play."""
-        return 1000 * self.checker_error / self.checker_decisions if self.checker_decisions else 0.0
+    def scale(self) -> float:
+        """What one EMG is worth here: match winning chance in a match, points (the cube) for money."""
+        if self.stakes is None:
+            return float(self.state.cube)
+        win, lose = self.stakes
+        return (win - lose) / 2
 
     @property
-    def cube_error_rate(self) -> float:
-        return 1000 * self.cube_error / self.cube_decisions if self.cube_decisions else 0.0
+    def error_mwc(self) -> float | None:
+        """The error in match winning chance (None for money)."""
+        return None if self.stakes is None else self.error * self.scale
 
-    @property
-    def error_rate(self) -> float:
-        """mEMG per decision, checker and cube together, as GNU Backgammon's overall rate."""
-        decisions = self.checker_decisions + self.cube_decisions
-        return 1000 * (self.checker_error + self.cube_error) / decisions if decisions else 0.0
+    def mwc(self, equity: float) -> float | None:
+        """An equity of this decision (EMG) as the decider's match winning chance (None for money)."""
+        return None if self.stakes is None else float(equity_to_mwc(equity, *self.stakes))
 
-    @property
-    def rating(self) -> str:
-        return rating(self.error_rate / 1000)
-
-    @property
-    def luck_adjusted(self) -> float:
-        return self.result - self.luck_value
-
-    def as_json(self) -> dict[str, float | int]:
-        """The ``--json`` contract's fields, exactly."""
-        return {
-            "checker_decisions": self.checker_decisions,
-            "checker_error": round(self.checker_error, 6),
-            "checker_error_rate": round(self.checker_error_rate, 3),
-            "cube_decisions": self.cube_decisions,
-            "cube_error": round(self.cube_error, 6),
-            "error_rate": round(self.error_rate, 3),
-            "luck": round(self.luck, 6),
-        }
+    def counted(self, style: Style) -> bool:
+        """Whether it counts among the decider's decisions in ``style`` (:mod:`.figures`)."""
+        if self.kind == "checker":
+            return not self.forced
+        return self.cube is not None and self.cube.counted(style)
 
 
 @dataclass
 class Analysis:
-    """A record judged: every decision in order, the two sides' summaries and the match's course
-    (after each play: game, move, white's equity per cube and, in a match, white's MWC)."""
+    """A record judged: every decision in order, the two sides' figures and the match's course
+    (after each play: game, move, white's equity per cube and, in a match, white's MWC).
+
+    ``style`` tells the marks (:mod:`.figures`); ``source`` is None for gammon's own judgement,
+    else the program whose analysis the file carried, shown as it is. Its plain-data view (the
+    ``--json`` contract) is :func:`gammon.analysis.views.analysis_json`, apart from the domain.
+    """
 
     record: MatchRecord
     analyst: str
     decisions: list[Decision]
     players: dict[Color, PlayerSummary]
     course: list[tuple[int, int, float, float | None]] = field(default_factory=list)
+    style: Style = GNUBG
+    source: str | None = None
 
-    def as_json(self) -> dict[str, Any]:
-        """The ``gammon analyse --json`` contract."""
-        return {
-            "players": {s.name: s.as_json() for s in (self.players[Color.WHITE], self.players[Color.BLACK])},
-            "decisions": [
-                {"game": d.game, "move": d.move, "player": d.player, "kind": d.kind, "error": round(d.error, 6),
-                 "mark": d.mark}
-                for d in self.decisions if not d.forced
-            ],
-        }
+    def restyled(self, style: str | Style) -> Analysis:
+        """The same analysis told in another style (its marks)."""
+        chosen = style_of(style)
+        decisions = [dataclasses.replace(d, mark=chosen.mark(d.error)) for d in self.decisions]
+        return dataclasses.replace(self, decisions=decisions, style=chosen)
 
 
 # -- the work -------------------------------------------------------------------------------------
@@ -198,15 +173,19 @@ class _Task:
     response: ActionKind | None = None
     response_move: int = 0
     opening: bool = False
+    index: int = 0
+    response_index: int = 0
 
 
 _players: tuple[Player, Player] | None = None  # a worker's analyst and luck player
+_expected: dict[GameState, tuple[float, Probabilities | None]] = {}  # a worker's pre-roll expectations
 
 
 def _load(name: str, luck: str) -> None:
     global _players
     analyst = load_player(name)
     _players = (analyst, analyst if luck == name else load_player(luck))
+    _expected.clear()
 
 
 def _unload() -> None:
@@ -215,6 +194,7 @@ def _unload() -> None:
         for player in set(_players):
             player.close()
     _players = None
+    _expected.clear()
 
 
 def _judge(task: _Task) -> dict[str, Any]:
@@ -226,20 +206,53 @@ def _judge(task: _Task) -> dict[str, Any]:
 _ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
 
 
+def _best(player: Player, state: GameState, dice: tuple[int, int]) -> Hint:
+    return hint(state.replace(dice=dice), *dice, player)[0]
+
+
+def _pre_roll(player: Player, state: GameState) -> tuple[float, Probabilities | None]:
+    """What the side on roll of ``state`` can expect before rolling: the average of the best play
+    of every roll (EMG), and the average probabilities after it (kept per state on a worker)."""
+    key = state.replace(dice=None)
+    found = _expected.get(key)
+    if found is not None:
+        return found
+    total, weights, averaged = 0.0, 0, [0.0] * 5
+    known = True
+    for dice in _ROLLS:
+        weight = 1 if dice[0] == dice[1] else 2
+        best = _best(player, key, dice)
+        total += _equity(best, player) * weight
+        weights += weight
+        if best.probabilities is None:
+            known = False
+        else:
+            averaged = [a + p * weight for a, p in zip(averaged, best.probabilities.as_tuple())]
+    probabilities = Probabilities(*(min(1.0, max(0.0, a / weights)) for a in averaged)) if known else None
+    found = (total / weights, probabilities)
+    if len(_expected) > 256:
+        _expected.clear()
+    _expected[key] = found
+    return found
+
+
+def _opening_expected(player: Player, state: GameState) -> float:
+    """The mover's expectation before the opening roll: each of the 15 non-double rolls, won by
+    either side (the opponent's best play counted against the mover)."""
+    mover = state.position.turn
+    theirs = state.replace(position=Position.starting(state.variant, turn=mover.other))
+    differences = [_equity(_best(player, state, dice), player) - _equity(_best(player, theirs, dice), player)
+                   for dice in _ROLLS if dice[0] != dice[1]]
+    return sum(differences) / len(differences) / 2
+
+
 def _luck(player: Player, task: _Task) -> float:
-    """The rolled roll's best play less the average best play of every roll the side could have had."""
+    """The rolled roll's best play less what the side could expect before rolling."""
     state = task.state
     assert state.dice is not None
-
-    def best(dice: tuple[int, int]) -> float:
-        return _equity(hint(state.replace(dice=dice), *dice, player)[0], player)
-
-    high, low = sorted(state.dice, reverse=True)
-    rolled = (high, low)
-    values = {dice: best(dice) for dice in _ROLLS if not (task.opening and dice[0] == dice[1])}
-    weights = {dice: (1 if dice[0] == dice[1] else 2) for dice in values}
-    expected = sum(values[d] * weights[d] for d in values) / sum(weights.values())
-    return values[rolled] - expected
+    rolled = _equity(_best(player, state, (max(state.dice), min(state.dice))), player)
+    expected = _opening_expected(player, state) if task.opening else _pre_roll(player, state)[0]
+    return rolled - expected
 
 
 def _equity(hint: Hint, player: Player) -> float:
@@ -250,11 +263,17 @@ def _equity(hint: Hint, player: Player) -> float:
     return hint.equity
 
 
+def _stakes(state: GameState) -> tuple[float, float] | None:
+    """The side on roll's match winning chances of winning and of losing the cube's value (None: money)."""
+    context = CubeContext.from_state(state)
+    if context.away is None:
+        return None
+    return float(context.value_of(state.cube)), float(context.value_of(-state.cube))
+
+
 def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
     state = task.state
-    context = CubeContext.from_state(state)
-    win, lose = context.value_of(state.cube), context.value_of(-state.cube)
-    scale = state.cube if context.away is None else (win - lose) / 2
+    stakes = _stakes(state)
     if task.kind == "cube":
         try:
             decision = cube_hint(state, analyst)
@@ -262,7 +281,8 @@ def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
             if task.doubled:
                 raise AnalysisError(f"game {task.game}, move {task.move}: the analyst cannot judge the double: {error}") from None
             return {"decision": None, "why": str(error)}  # no decision to the analyst (GNU Backgammon: a dead cube)
-        return {"decision": decision, "scale": scale}
+        return {"decision": decision, "stakes": stakes, "probabilities": _pre_roll(luck, state)[1],
+                "ply": decision.depth if decision.depth is not None else getattr(analyst, "ply", None)}
     assert state.dice is not None and task.play is not None
     hints = hint(state, *state.dice, analyst)
     _equity(hints[0], analyst)  # an analyst that evaluates nothing says so before anything else
@@ -272,13 +292,16 @@ def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
     if played is None:
         raise AnalysisError(f"game {task.game}, move {task.move}: the analyst did not rank the play made")
     best = hints[0]
-    played_equity = _equity(played, analyst)
-    mwc = None if context.away is None else float(equity_to_mwc(played_equity, win, lose))
+    candidates = [Candidate(h.play_text() or "(no move)", _equity(h, analyst), h.probabilities, h.ply)
+                  for h in hints[:_CANDIDATES]]
+    mine = Candidate(str(legal[chosen]) or "(no move)", _equity(played, analyst), played.probabilities, played.ply)
+    shown = [mine if c.play == mine.play else c for c in candidates]
+    if mine not in shown:
+        shown.append(mine)
     return {
-        "best": _equity(best, analyst), "played": played_equity, "played_text": str(legal[chosen]) or "(no move)",
-        "best_text": best.play_text(),
-        "options": tuple((h.play_text(), _equity(h, analyst)) for h in hints[:_BEST_SHOWN]),
-        "forced": len(legal) == 1, "mwc": mwc, "scale": scale, "luck": _luck(luck, task),
+        "best": _equity(best, analyst), "played": mine.equity, "played_text": mine.play,
+        "best_text": best.play_text() or "(no move)", "candidates": tuple(shown), "forced": len(legal) == 1,
+        "stakes": stakes, "luck": _luck(luck, task), "ply": best.ply,
     }
 
 
@@ -296,16 +319,18 @@ def _tasks(record: MatchRecord) -> Iterator[_Task]:
             # A turn with a live cube to turn (not one that cannot gain: 2-away holding a 2-cube).
             if kind == ActionKind.ROLL and color is not None and match.can_double(color) \
                     and CubeContext.from_state(state).can_double:
-                yield _Task("cube", number, rows[index], color, state)
+                yield _Task("cube", number, rows[index], color, state, index=index)
             elif kind == ActionKind.DOUBLE and color is not None:
                 reply = next((i for i in range(index + 1, len(actions))
                               if actions[i].kind in (ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER)), None)
                 yield _Task("cube", number, rows[index], color, state, doubled=True,
                             response=actions[reply].kind if reply is not None else None,
-                            response_move=rows[reply] if reply is not None else 0)
+                            response_move=rows[reply] if reply is not None else 0, index=index,
+                            response_index=reply if reply is not None else index)
             elif kind == ActionKind.PLAY and color is not None and action.play is not None:
                 opening = index > 0 and actions[index - 1].kind == ActionKind.OPENING_ROLL
-                yield _Task("checker", number, rows[index], color, state, play=action.play, opening=opening)
+                yield _Task("checker", number, rows[index], color, state, play=action.play, opening=opening,
+                            index=index)
             match.apply(action)
 
 
@@ -316,12 +341,13 @@ def analyse(
     workers: int | None = None,
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
     luck: str = DEFAULT_ANALYST,
+    style: str | Style = GNUBG,
 ) -> Analysis:
     """Judge every decision of ``record`` with ``player`` (a name, or a player to use in this process).
 
     ``workers`` processes share the work (default: every core when there is enough to share);
     ``progress(results, total)`` wraps the stream of results (a progress bar); ``luck`` names
-    the player that judges the dice.
+    the player that judges the dice; ``style`` the marks (``gnubg``, as the site shows them, or ``xg``).
     """
     tasks = list(_tasks(record))
     if not tasks:
@@ -360,7 +386,7 @@ def analyse(
             judged = list(progress(stream, len(tasks)) if progress is not None else stream)
         finally:
             judge.close()
-    return _summarise(record, name, tasks, judged)
+    return summarised(record, name, tasks, judged, style=style_of(style))
 
 
 def _worth_sharing(name: str, tasks: int) -> bool:
@@ -376,75 +402,77 @@ def _names(record: MatchRecord) -> dict[Color, str]:
     return {Color.WHITE: f"{record.white} (white)", Color.BLACK: f"{record.black} (black)"}
 
 
-def _summarise(record: MatchRecord, analyst: str, tasks: list[_Task], judged: list[dict[str, Any]]) -> Analysis:
+def summarised(record: MatchRecord, analyst: str, tasks: list[_Task], judged: list[dict[str, Any]], *,
+               style: Style = GNUBG, source: str | None = None) -> Analysis:
+    """The analysis of judged tasks: decisions in order, each side's figures, the course."""
     names = _names(record)
-    players = {color: PlayerSummary(names[color], color) for color in Color}
     decisions: list[Decision] = []
     course: list[tuple[int, int, float, float | None]] = []
     for task, result in zip(tasks, judged):
-        summary = players[task.color]
         if task.kind == "checker":
             error = max(0.0, result["best"] - result["played"])
-            decisions.append(Decision(task.game, task.move, task.color, summary.name, "checker", error,
-                                      result["played_text"], result["best_text"], result["options"], task.state,
-                                      task.play, result["forced"]))
-            if not result["forced"]:
-                summary.checker_decisions += 1
-                summary.checker_error += error
-            summary.luck += result["luck"]
-            summary.luck_value += result["luck"] * result["scale"]
+            decision = Decision(task.game, task.move, task.color, names[task.color], "checker", error,
+                                result["played_text"], result["best_text"], result["candidates"], task.state,
+                                task.play, result["forced"], task.index, result["luck"], None, result["stakes"],
+                                result.get("ply"), mark=style.mark(error))
+            decisions.append(decision)
             white = result["played"] if task.color == Color.WHITE else -result["played"]
-            mwc = result["mwc"]
+            mwc = decision.mwc(result["played"])
             if mwc is not None and task.color != Color.WHITE:
                 mwc = 1 - mwc
             course.append((task.game, task.move, white, mwc))
             continue
         if result["decision"] is not None:
-            decisions += _cube_decisions(task, result["decision"], names)
-    for decision in decisions:
-        if decision.kind == "cube":
-            players[decision.color].cube_decisions += 1
-            players[decision.color].cube_error += decision.error
-    _results(record, players)
-    return Analysis(record, analyst, decisions, players, course)
+            decisions += _cube_decisions(task, result["decision"], names, result, style)
+    return Analysis(record, analyst, decisions, summarise(decisions, names, _results(record)), course, style, source)
 
 
-def _cube_decisions(task: _Task, decision: CubeDecision, names: dict[Color, str]) -> list[Decision]:
-    """The doubler's decision (when it counts) and, after a double, the answer's."""
+def _cube_decisions(task: _Task, decision: CubeDecision, names: dict[Color, str], result: dict[str, Any],
+                    style: Style) -> list[Decision]:
+    """The doubler's decision (when GNU Backgammon counts it: close or actual) and, after a
+    double, the answer's."""
     nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
     if nd is None or dt is None or dp is None:
         raise AnalysisError(f"game {task.game}, move {task.move}: the analyst gave no cube equities")
-    doubling = min(dt, dp)
-    best = max(nd, doubling)
-    options = (("No double", nd), ("Double, take", dt), ("Double, pass", dp))
+    ply = result.get("ply")
+    candidates = tuple(Candidate(text, value, None, ply)
+                       for text, value in (("No double", nd), ("Double, take", dt), ("Double, pass", dp)))
+    common: dict[str, Any] = {"candidates": candidates, "state": task.state, "stakes": result.get("stakes"),
+                              "ply": ply, "probabilities": result.get("probabilities")}
+    doubler = CubeEquities(nd, dt, dp, task.doubled)
     out = []
-    error = best - (doubling if task.doubled else nd)
-    if task.doubled or doubling >= nd or nd - doubling < CLOSE_CUBE:
-        out.append(Decision(task.game, task.move, task.color, names[task.color], "cube", max(0.0, error),
+    if doubler.counted(GNUBG):  # a clear no double is no decision (and no error) in either style
+        error = doubler.error()
+        out.append(Decision(task.game, task.move, task.color, names[task.color], "cube", error,
                             "Double" if task.doubled else "No double",
-                            "Double" if doubling > nd else "No double", options, task.state))
+                            "Double" if doubler.doubling > nd else "No double", index=task.index, cube=doubler,
+                            mark=style.mark(error), **common))
     if task.doubled and task.response is not None:
         taker = task.color.other
-        took = task.response in (ActionKind.TAKE, ActionKind.BEAVER)
-        answer = dt if took else dp
-        out.append(Decision(task.game, task.response_move, taker, names[taker], "cube", max(0.0, answer - doubling),
-                            {ActionKind.TAKE: "Take", ActionKind.BEAVER: "Beaver"}.get(task.response, "Pass"),
-                            "Take" if dt <= dp else "Pass", options, task.state))
+        word = {ActionKind.TAKE: "take", ActionKind.BEAVER: "beaver"}.get(task.response, "pass")
+        answer = CubeEquities(nd, dt, dp, True, word)
+        error = answer.error()
+        answers = (Candidate("Take", -dt, None, ply), Candidate("Pass", -dp, None, ply))  # the taker's side
+        out.append(Decision(task.game, task.response_move, taker, names[taker], "cube", error, word.capitalize(),
+                            "Take" if dt <= dp else "Pass", index=task.response_index, cube=answer,
+                            mark=style.mark(error), **{**common, "candidates": answers}))
     return out
 
 
-def _results(record: MatchRecord, players: dict[Color, PlayerSummary]) -> None:
+def _results(record: MatchRecord) -> dict[Color, float]:
     """Each side's result: money points won, or in a match +0.5 / -0.5 once it is won."""
+    results = {Color.WHITE: 0.0, Color.BLACK: 0.0}
     if record.length == 0:
         for game in record.games:
             if game.result is not None:
-                players[game.result.winner].result += game.result.points
-                players[game.result.winner.other].result -= game.result.points
-        return
+                results[game.result.winner] += game.result.points
+                results[game.result.winner.other] -= game.result.points
+        return results
     score = [0, 0]
     for game in record.games:
         if game.result is not None:
             score[game.result.winner] += game.result.points
     for color in Color:
         if score[color] >= record.length:
-            players[color].result, players[color.other].result = 0.5, -0.5
+            results[color], results[color.other] = 0.5, -0.5
+    return results

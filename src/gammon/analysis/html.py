@@ -33,9 +33,8 @@ def report(analysis: Analysis) -> str:
         f"<title>Analysis: {escape(title)}</title>",
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f"<p>Analysed by {escape(analysis.analyst)}: errors in equity per cube (EMG), rates in thousandths "
-        "per decision (mEMG); marks as GNU Backgammon's thresholds (doubtful above 0.03, error above 0.06, "
-        "blunder above 0.12).</p>",
+        f"<p>Analysed by {escape(analysis.source or analysis.analyst)}: errors in equity per cube (EMG), rates in thousandths "
+        f"per decision (mEMG); marks in {escape(analysis.style.title)}'s style (docs/analysis.md).</p>",
         _summary(analysis),
         "<h2>The course of the match</h2>",
         course_svg(analysis),
@@ -49,10 +48,12 @@ def report(analysis: Analysis) -> str:
 
 def _summary(analysis: Analysis) -> str:
     unit = "MWC" if analysis.record.length else "points"
-    rows = [("Unforced checker plays", "checker_decisions", "{}"), ("Checker error (EMG)", "checker_error", "{:.3f}"),
+    rows = [("PR (XG)", "pr", "{:.1f}"), ("Unforced checker plays", "checker_decisions", "{}"),
+            ("Checker error (EMG)", "checker_error", "{:.3f}"),
             ("Checker error rate (mEMG)", "checker_error_rate", "{:.1f}"), ("Cube decisions", "cube_decisions", "{}"),
             ("Cube error (EMG)", "cube_error", "{:.3f}"), ("Overall error rate (mEMG)", "error_rate", "{:.1f}"),
-            ("Rating", "rating", "{}"), ("Luck (EMG)", "luck", "{:+.3f}"), (f"Result ({unit})", "result", "{:+.3f}"),
+            ("Rating", "rating", "{}"), ("Luck (EMG)", "luck", "{:+.3f}"), ("Luck rating", "luck_rating", "{}"),
+            (f"Result ({unit})", "result", "{:+.3f}"),
             (f"Luck-adjusted result ({unit})", "luck_adjusted", "{:+.3f}")]
     sides = (analysis.players[Color.WHITE], analysis.players[Color.BLACK])
     head = "".join(f'<th scope="col">{escape(s.name)}</th>' for s in sides)
