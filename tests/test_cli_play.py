@@ -191,7 +191,7 @@ def test_hints_and_cube_hints_and_when_they_are_off() -> None:
     text = "\n".join(out)
     assert "Cube hint: " in text and "Not possible: a play hint is for your roll" in text
     assert "Not possible: the cube is decided before rolling" in text
-    assert re.search(r"Hint for \d-\d, best first \(ply \d\):\n  1\. \S", text)
+    assert re.search(r"Hint for \d-\d, best first \(ply \d; #N plays entry N\):\n  #1 \S", text)
     match = Match(5, dice=FixedDice([(3, 1), (6, 5)]))
     out, read, write = scripted(["hint", "cube hint"])
     Terminal(table(match, hints=False, cube_hints=False), read, write).run()

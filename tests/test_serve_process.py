@@ -165,3 +165,36 @@ def test_make_run_takes_a_port_and_a_host() -> None:
     assert "gammon serve --host 0.0.0.0 --port 8080" in plan.stdout, plan.stdout
     plain = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
     assert plain.stdout.rstrip().splitlines()[-1].strip().endswith("gammon serve"), plain.stdout
+
+
+# -- ports told once they accept ---------------------------------------------------------------------
+def test_every_port_is_told_only_once_it_accepts(tmp_path) -> None:
+    """The site's address is printed once it answers, the play-by-mail port's once it takes a
+    connection: a client that connects the moment it reads a line is served, never refused (the
+    play-by-mail port was once told seconds before its process listened)."""
+    process = subprocess.Popen([*GAMMON, "serve", "--db", f"sqlite:///{tmp_path / 'server.db'}", "--port", "0",
+                                "--pbm-port", "0", "--bot-workers", "1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout is not None
+        told: dict[str, int] = {}
+        for line in process.stdout:
+            if line.startswith("gammon serve: http://"):
+                told["http"] = int(line.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+            elif line.startswith("gammon serve: play by mail on "):
+                told["pbm"] = int(line.split(" on ", 1)[1].split()[0].rsplit(":", 1)[1])
+                # at once, before anything else and with no retry: the door takes the connection and answers
+                with socket.create_connection(("127.0.0.1", told["pbm"]), timeout=5) as door:
+                    door.sendall(b"help\n")
+                    answer = b""
+                    while not answer.endswith(b"\n.\n"):
+                        piece = door.recv(4096)
+                        assert piece, answer
+                        answer += piece
+                break
+        assert set(told) == {"http", "pbm"}, told
+        # the site's line came first, and the site answered before it was told: at once, no retry
+        assert httpx.get(f"http://127.0.0.1:{told['http']}/api/health", timeout=5).status_code == 200
+    finally:
+        process.terminate()
+        process.wait(30)

@@ -13,6 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gammon.server.app import create_app
+from gammon.server.errors import Unprocessable
+from gammon.server.matches.rules import fair_options, terms, unrated_because
+from gammon.server.matches.store import Seat
 from gammon.server.settings import Limits, Settings
 from server_support import Client, database, play_out
 
@@ -97,7 +100,7 @@ def test_the_challenger_withdraws_an_invitation_and_nobody_else_can(http):
 
 def test_a_finished_match_shows_the_rating_change_and_offers_a_rematch(http):
     alice, bob, carol = people(http, "alice", "bob", "carol")
-    first = challenge(alice, "bob", 1, hints=True).json()
+    first = challenge(alice, "bob", 1, verbose=True).json()  # rated: no engine hints between people
     bob.accept(first["id"])
     early = http.post(f"/api/matches/{first['id']}/rematch", headers=alice.headers)
     assert early.status_code == 422 and "finished" in early.json()["detail"]
@@ -115,7 +118,8 @@ def test_a_finished_match_shows_the_rating_change_and_offers_a_rematch(http):
     assert again.status_code == 201, again.text
     rematch = again.json()
     assert rematch["status"] == "invited" and rematch["players"] == {"white": "bob", "black": "alice"}
-    assert rematch["length"] == 1 and rematch["options"]["hints"] is True and rematch["ratings"] is None
+    assert rematch["length"] == 1 and rematch["options"]["verbose"] is True and rematch["ratings"] is None
+    assert rematch["options"]["rated"] is True
     versus_bot = challenge(alice, "bot:random", 1).json()
     bot_final = play_out({"alice": alice}, versus_bot["id"], random.Random(8))
     assert bot_final["status"] == "finished"
@@ -203,6 +207,56 @@ def test_a_reserve_under_a_minute_is_refused_for_rated_play(http):
     assert to_bob[unrated["id"]]["options"]["clock"] == blitz and to_bob[unrated["id"]]["options"]["rated"] is False
     assert to_bob[money["id"]]["options"]["variant"] == "nackgammon"
     assert to_bob[least["id"]]["options"]["clock"] == {"delay": 0, "reserve": 60} and to_bob[least["id"]]["options"]["rated"]
+
+
+def test_engine_hints_make_a_match_between_people_unrated_and_the_invitation_says_so(http):
+    alice, bob = people(http, "alice", "bob")
+    for helps, said in (({"hints": True}, "engine hints on"), ({"cube_hints": True}, "cube hints on"),
+                        ({"hints": True, "cube_hints": True}, "engine hints and cube hints on")):
+        made = challenge(alice, "bob", 5, **helps)
+        assert made.status_code == 201, made.text
+        assert made.json()["options"]["rated"] is False, helps
+        invitation = {item["id"]: item for item in
+                      http.get("/api/lobby", headers=bob.headers).json()["invitations"]["to_me"]}[made.json()["id"]]
+        assert invitation["options"]["rated"] is False
+        told = terms(invitation["length"], invitation["options"])
+        assert told == f"a 5-point match, no clock, unrated, {said}", told
+        asked = challenge(alice, "bob", 5, rated=True, **helps)  # rated, in so many words: refused, and why
+        detail = asked.json()["detail"]
+        assert asked.status_code == 422 and detail.startswith("options.rated: "), asked.text
+        assert "engine hints are on" in detail and "turn the hints off" in detail, detail
+    plain = challenge(alice, "bob", 5, rated=True).json()  # without hints a rated match between people is made
+    assert plain["options"]["rated"] is True and terms(5, plain["options"]) == "a 5-point match, no clock, rated"
+    started = bob.accept(challenge(alice, "bob", 1, hints=True).json()["id"])  # unrated, so hints are answered
+    mover = {"alice": alice, "bob": bob}[started["players"][started["to_act"]]]
+    assert http.get(f"/api/matches/{started['id']}/hint", headers=mover.headers).status_code == 200
+    final = play_out({"alice": alice, "bob": bob}, started["id"], random.Random(3))
+    assert final["status"] == "finished" and final["rated"] is False and final["ratings"] is None
+    assert http.get("/api/users/alice").json()["rating"] == 1500  # an unrated match moves nobody
+
+
+def test_fair_options_unrate_hints_between_people_only():
+    alice, bob, bot = Seat(1, "alice", False), Seat(2, "bob", False), Seat(3, "bot:nn", True)
+    helped = {"rated": True, "hints": False, "cube_hints": True}
+    assert unrated_because(helped, alice, bob) and unrated_because(helped, bot, alice) is None
+    assert fair_options(helped, alice, bob, None) == {**helped, "rated": False}
+    assert fair_options(helped, alice, bot, True) == helped  # against a bot: rated, hints or not
+    plain = {"rated": True, "hints": False, "cube_hints": False}
+    assert fair_options(plain, alice, bob, True) == plain
+    with pytest.raises(Unprocessable, match=r"^options\.rated: this match cannot be rated: engine hints are on"):
+        fair_options(helped, alice, bob, True)
+    assert fair_options({**helped, "rated": False}, alice, bob, False)["rated"] is False
+
+
+def test_a_match_against_a_bot_with_hints_stays_rated(http):
+    (alice,) = people(http, "alice")
+    for options in ({"hints": True, "cube_hints": True}, {"hints": True, "cube_hints": True, "rated": True}):
+        made = challenge(alice, "bot:random", 1, **options)
+        assert made.status_code == 201, made.text
+        assert made.json()["options"]["rated"] is True and made.json()["options"]["hints"] is True
+        assert terms(1, made.json()["options"]) == "a 1-point match, no clock, rated, engine hints and cube hints on"
+    final = play_out({"alice": alice}, made.json()["id"], random.Random(5))
+    assert final["status"] == "finished" and final["rated"] is True
 
 
 def _away_to_act(alice: Client, bob: Client, **options: Any) -> dict[str, Any]:
@@ -305,7 +359,7 @@ def test_the_terminal_lobby_tells_an_invitations_terms_before_it_is_accepted(htt
 
     terminal = object.__new__(ServerClient)
     terminal.url, terminal.name, terminal.http = "http://testserver", "bob", Door()
-    assert _lobby(terminal, lambda prompt: "quit") is None
+    assert _lobby(terminal, lambda prompt: "quit", {}) is None
     told = capsys.readouterr().out
-    assert (f"{made['id']}: alice invites you to a 3-point match of nackgammon, 12 s a move + 5:00 in reserve, "
-            f"rated: accept {made['id']} or decline {made['id']}") in told, told
+    assert (f"#1 match {made['id']}: alice invites you to a 3-point match of nackgammon, 12 s a move + 5:00 in "
+            "reserve, rated: accept #1 or decline #1") in told, told

@@ -543,6 +543,12 @@ def test_a_phone_invitations_withdrawn_and_announced(browser: Browser, axe_sourc
     alice.wait_for_selector("#invite-bob")
     alice.click("#invite-bob")
     assert alice.input_value("#opponent-name") == "bob" and alice.is_checked("#opp-person")
+    # fair rated play: engine hints make a match between people unrated, and the form says so at once
+    alice.check("#opt-hints")
+    assert alice.is_disabled("#opt-rated") and not alice.is_checked("#opt-rated")
+    assert "Engine hints make a match between people unrated" in alice.inner_text("#fair-note")
+    alice.uncheck("#opt-hints")
+    assert alice.is_enabled("#opt-rated") and alice.is_checked("#opt-rated") and not alice.inner_text("#fair-note")
     alice.select_option("#length", "3")
     alice.click("#start")
     alice.wait_for_function("() => window.gammon.match && window.gammon.match.status === 'invited'")

@@ -12,6 +12,7 @@ import getpass
 import os
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from ..dice import SeededDice
 from ..errors import IllegalActionError
@@ -91,7 +92,7 @@ def _command(args: argparse.Namespace) -> int:
     settings = Settings(plain=args.plain, auto_forced=not args.ask_forced, their_numbering=args.their_numbering,
                         verbose=args.verbose)
     try:
-        table = _remote_table(args, read) if args.server else _local_table(args)
+        table = _remote_table(args) if args.server else _local_table(args)
     except TableError as error:
         print(f"gammon play: {error}", file=sys.stderr)
         return 1
@@ -129,26 +130,28 @@ def _local_table(args: argparse.Namespace) -> Table:
                       hint_player=args.hint_player, hints=not args.no_hints, cube_hints=not args.no_cube_hints)
 
 
-def _remote_table(args: argparse.Namespace, read: Callable[[str], str]) -> Table | None:
+def _remote_table(args: argparse.Namespace) -> Table | None:
     require_client()  # before asking for a name and password
     name = args.user or os.environ.get("GAMMON_USER") or input("Your name on the server: ").strip()
     password = os.environ.get("GAMMON_PASSWORD") or getpass.getpass(f"Password for {name}: ")
     server = ServerClient(args.server, name, password, register=args.register)
     print(f"Logged in to {server.url} as {name}.", flush=True)
     match_id = args.join
+    # what its player chose, in a challenge from the flags and from the lobby alike (engine hints make
+    # a match between people unrated: the terms printed say so)
+    options: dict[str, object] = {"hints": not args.no_hints, "cube_hints": not args.no_cube_hints,
+                                  "verbose": args.verbose, "variant": str(args.variant)}
     if args.challenge:
-        options = {"hints": not args.no_hints, "cube_hints": not args.no_cube_hints, "verbose": args.verbose,
-                   "variant": str(args.variant)}
         created = server.challenge(args.challenge, args.match, options)
         match_id = created["id"]
-        print(f"Match {match_id}: you challenge {args.challenge} to "
-              + (f"a {args.match}-point match." if args.match else "a money game."), flush=True)
+        print(f"Match {match_id}: you challenge {args.challenge} to {terms(created['length'], created['options'])}.",
+              flush=True)
     elif args.accept is not None:
         server.answer(args.accept, accept=True)
         match_id = args.accept
         print(f"Match {match_id}: you accept.", flush=True)
     if match_id is None:
-        match_id = _lobby(server, read)
+        match_id = _lobby(server, line_reader, options)  # words, whatever reads the board
         if match_id is None:
             server.close()
             return None
@@ -156,45 +159,101 @@ def _remote_table(args: argparse.Namespace, read: Callable[[str], str]) -> Table
     return RemoteTable(server, match_id)
 
 
-def _lobby(server: ServerClient, read: Callable[[str], str]) -> int | None:
-    """Your invitations and matches; choose one to play, accept one, or challenge someone."""
+LOBBY_COMMANDS = ("#N (plays entry N of the list), play ID, accept ID, decline ID (ID: a match's number or #N), "
+                  "challenge NAME [LENGTH] (bot:nn:2 for a bot), list, quit")
+
+
+def _lobby(server: ServerClient, read: Callable[[str], str], options: dict[str, object]) -> int | None:
+    """Your invitations and matches, numbered; choose one to play, accept one, or challenge someone.
+    The lobby reads typed words, each line ended with Enter (single keys mean something on the
+    board only); ``#N`` is entry N of the list last shown."""
+    entries: list[tuple[str, dict[str, Any]]] = []
+    show = True
     while True:
-        invited = list(server.matches("invited"))
-        playing = server.matches("playing")
-        lines = ["Your matches:"] if playing else ["No match in play."]
-        for m in playing:
-            other = m["players"]["black"] if m["players"]["white"].lower() == server.name.lower() else m["players"]["white"]
-            turn = "your turn" if (m["to_act"] or "").lower() == server.name.lower() else f"{m['to_act']} to act"
-            lines.append(f"  {m['id']}: against {other}, {m['length'] or 'money'}"
-                         f"{'-point match' if m['length'] else ''}, {turn}")
-        for m in invited:  # what accepting agrees to, in full: the length, variant, clock and rating
-            if m["players"]["black"].lower() == server.name.lower():
-                lines.append(f"  {m['id']}: {m['players']['white']} invites you to {terms(m['length'], m['options'])}: "
-                             f"accept {m['id']} or decline {m['id']}")
-        lines.append("Type: play ID, accept ID, decline ID, challenge NAME [LENGTH] (bot:nn:2 for a bot), or quit.")
-        print("\n".join(lines), flush=True)
-        answer = read("lobby> ")
-        words = answer.strip().lower().lstrip(":").split()
+        if show:
+            entries = _lobby_entries(server)
+            print("\n".join(_lobby_lines(server, entries)), flush=True)
+            show = False
+        answer = read("lobby> ").strip().lstrip(":").strip()
+        words = answer.split()
+        command = words[0].lower() if words else ""
         try:
-            if not words or words[0] in ("<enter>",):
-                continue
-            if words[0] in ("quit", "q", "exit"):
+            if command in ("", "<enter>", "list", "l"):
+                show = True
+            elif command in ("quit", "q", "exit"):
                 return None
-            if words[0] in ("play", "join") and len(words) == 2 and words[1].isdigit():
-                return int(words[1])
-            if words[0] in ("accept", "decline") and len(words) == 2 and words[1].isdigit():
-                server.answer(int(words[1]), accept=words[0] == "accept")
-                if words[0] == "accept":
-                    return int(words[1])
-                continue
-            if words[0] == "challenge" and len(words) in (2, 3):
+            elif command.startswith("#") and len(words) == 1:
+                kind, entry = _entry(entries, command)
+                if kind == "match":
+                    return int(entry["id"])
+                print(f"{command} is an invitation: accept {command} or decline {command}.", flush=True)
+            elif command in ("play", "join") and len(words) == 2:
+                return _match_id(entries, words[1], "match")
+            elif command in ("accept", "decline") and len(words) == 2:
+                match_id = _match_id(entries, words[1], "invitation")
+                server.answer(match_id, accept=command == "accept")
+                if command == "accept":
+                    return match_id
+                print(f"Match {match_id}: declined.", flush=True)
+                show = True
+            elif command == "challenge" and len(words) in (2, 3):
                 length = _match_length(words[2]) if len(words) == 3 else DEFAULT_LENGTH
-                created = server.challenge(answer.split()[1], length, {"hints": True, "cube_hints": True})
-                print(f"Match {created['id']}: challenge sent.", flush=True)
+                created = server.challenge(words[1], length, options)
+                print(f"Match {created['id']}: you challenge {words[1]} to {terms(created['length'], created['options'])}.",
+                      flush=True)
                 return int(created["id"])
-            print("Not a lobby command: play ID, accept ID, decline ID, challenge NAME [LENGTH], quit.", flush=True)
+            else:
+                print(f"Not a lobby command: {answer!r}. The lobby reads words, each line ended with Enter: "
+                      f"{LOBBY_COMMANDS}.", flush=True)
         except (TableError, argparse.ArgumentTypeError) as error:
             print(f"Not possible: {error}", flush=True)
+
+
+def _lobby_entries(server: ServerClient) -> list[tuple[str, dict[str, Any]]]:
+    """Your matches under way, then the invitations to you: the lobby's numbered list."""
+    me = server.name.lower()
+    playing = [("match", m) for m in server.matches("playing")]
+    invited = [("invitation", m) for m in server.matches("invited") if m["players"]["black"].lower() == me]
+    return playing + invited
+
+
+def _lobby_lines(server: ServerClient, entries: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    me = server.name.lower()
+    lines = [] if any(kind == "match" for kind, _ in entries) else ["No match in play."]
+    for number, (kind, m) in enumerate(entries, 1):
+        players: dict[str, str] = m["players"]
+        length = int(m["length"])
+        if kind == "match":
+            other = players["black"] if players["white"].lower() == me else players["white"]
+            to_act = str(m["to_act"] or "")
+            turn = "your turn" if to_act.lower() == me else f"{to_act} to act"
+            lines.append(f"  #{number} match {m['id']}: against {other}, "
+                         f"{f'{length}-point match' if length else 'money game'}, {turn}")
+        else:  # what accepting agrees to, in full: the length, variant, clock, rating and hints
+            lines.append(f"  #{number} match {m['id']}: {players['white']} invites you to "
+                         f"{terms(length, m['options'])}: accept #{number} or decline #{number}")
+    lines.append(f"Type a command and press Enter (single keys work once a match is on the board): {LOBBY_COMMANDS}.")
+    return lines
+
+
+def _entry(entries: list[tuple[str, dict[str, Any]]], text: str) -> tuple[str, dict[str, Any]]:
+    number = whole_number(text.lstrip("#"), 1, len(entries)) if entries else None
+    if number is None:
+        raise TableError(f"{text}: an entry of the list, #1 to #{len(entries)}" if entries
+                         else f"{text}: the list is empty (list shows it again)")
+    return entries[number - 1]
+
+
+def _match_id(entries: list[tuple[str, dict[str, Any]]], text: str, wanted: str) -> int:
+    """A match's number from ``#N`` (entry N, which must be a ``wanted``) or the number itself."""
+    if text.startswith("#"):
+        kind, entry = _entry(entries, text)
+        if kind != wanted:
+            raise TableError(f"{text} is {'an invitation: accept or decline it' if kind == 'invitation' else 'a match: play it'}")
+        return int(entry["id"])
+    if not text.isdigit():
+        raise TableError(f"{text!r}: a match's number, or #N for entry N of the list")
+    return int(text)
 
 
 def _wait_until_accepted(server: ServerClient, match_id: int) -> None:

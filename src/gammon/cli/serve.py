@@ -12,6 +12,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -134,14 +135,40 @@ def _serve(args: argparse.Namespace) -> int:
     from ..server.warmup import announce, offered
 
     announce(offered(settings.hint_player, settings.external_bots))  # before the address: ready when it is said
-    print(f"gammon serve: http://{settings.host}:{settings.port}/ (database {where}"
-          + (f", {settings.workers} processes" if settings.workers > 1 else "") + ")", flush=True)
+    lines = [f"gammon serve: http://{settings.host}:{settings.port}/ (database {where}"
+             + (f", {settings.workers} processes" if settings.workers > 1 else "") + ")"]
     if settings.pbm_port:
-        print(f"gammon serve: play by mail on {settings.host}:{settings.pbm_port} (one command a line)", flush=True)
+        lines.append(f"gammon serve: play by mail on {settings.host}:{settings.pbm_port} (one command a line)")
     if settings.smtp_port:
-        print(f"gammon serve: play by e-mail on SMTP {settings.host}:{settings.smtp_port}, answers through "
-              f"{settings.smtp_relay}", flush=True)
+        lines.append(f"gammon serve: play by e-mail on SMTP {settings.host}:{settings.smtp_port}, answers through "
+                     f"{settings.smtp_relay}")
+    threading.Thread(target=_tell_when_answering, args=(settings, lines), name="gammon-ready", daemon=True).start()
     return _run(settings, sockets["--port"])
+
+
+def _tell_when_answering(settings: Any, lines: list[str]) -> None:
+    """Print the addresses once each answers: the site once its health check does (the app has
+    started), each door once a connection to it is taken (its process listens), so nobody told a
+    port is refused on it. Runs beside the server; a server that never starts prints nothing."""
+    host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(settings.host, settings.host)
+    address = f"[{host}]" if ":" in host else host
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # our own port: never through a proxy
+    while True:
+        try:
+            with direct.open(f"http://{address}:{settings.port}/api/health", timeout=60) as answer:
+                if answer.status == 200:
+                    break
+        except (OSError, urllib.error.URLError):  # not listening yet, or 503 until the database answers
+            pass
+        time.sleep(0.05)
+    for port in (settings.pbm_port, settings.smtp_port):
+        while port:
+            try:
+                socket.create_connection((host, port), timeout=5).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+    print("\n".join(lines), flush=True)  # one write: a reader that sees the site's line sees the doors' too
 
 
 def _bind(host: str, port: int) -> socket.socket:

@@ -309,7 +309,7 @@ class ServerClient:
         query = f"/api/matches?user={self.name}" + (f"&status={status}" if status else "")
         return self.get(query)
 
-    def challenge(self, opponent: str, length: int, options: dict[str, bool]) -> dict[str, Any]:
+    def challenge(self, opponent: str, length: int, options: dict[str, object]) -> dict[str, Any]:
         """Invite ``opponent``, with a dice seed of our own chosen only after the server committed to its."""
         shown = self.post("/api/commitments")
         if shown.status_code >= 400:

@@ -60,7 +60,8 @@ Typed words (a line; in key mode start it with ':' when it begins with a key's l
   roll, double, take, drop, accept, reject, undo, confirm, hint, cube hint,
   status, cube, pips, score, dice, turn, board, id, list, resign [gammon|backgammon],
   numbering (the opponent's plays in their numbering or yours), help, quit
-  a play: 8/5 6/5, bar/22*, 6/off, 8/5(2); one checker: 13/8 or 13 8; #N plays list entry N"""
+  a play: 8/5 6/5, bar/22*, 6/off, 8/5(2); one checker: 13/8 or 13 8; #N plays entry N of the list
+  last shown (list, or a hint)"""
 
 #: Key tokens the reader returns for the keys above (prompt_toolkit's names where it has one). A letter
 #: is its lower case: Caps Lock and Shift send the same capital, and only a reader that knows Shift was
@@ -183,6 +184,8 @@ class Terminal:
         self.selected: int | None = None
         self.forced = False  #: the next play of yours was made for you
         self.crawford_told: int | None = None  #: the game announced as the Crawford game
+        #: the plays of the list last shown (``list`` or a hint) and the roll they were shown for: ``#N`` is entry N
+        self.numbered: tuple[tuple[int, int], list[Play]] | None = None
 
     # -- names ------------------------------------------------------------------------------
     @property
@@ -364,7 +367,6 @@ class Terminal:
 
     def words(self, text: str) -> None:
         match = self.match
-        state = match.state
         word, _, rest = text.partition(" ")
         if text in ("", "enter"):
             self.enter()
@@ -411,11 +413,11 @@ class Terminal:
                 raise IllegalActionError(f"resign what? {rest!r}: say resign, resign gammon or resign backgammon")
             self.resign(kind)
         elif text.startswith("#"):
-            legal = match.legal_plays if state.dice is not None else None
-            number = whole_number(text[1:], 1, len(legal)) if legal is not None else None
-            if legal is None or number is None:
-                raise IllegalActionError(f"{text}: a play number from the list (list shows them)")
-            self.enter_play(legal[number - 1])
+            plays = self.numbered_plays()
+            number = whole_number(text[1:], 1, len(plays)) if plays else None
+            if not plays or number is None:
+                raise IllegalActionError(f"{text}: a play number from the list last shown (list, or a hint, shows them)")
+            self.enter_play(plays[number - 1])
         else:
             self.typed_moves(text)
 
@@ -642,10 +644,23 @@ class Terminal:
         return (f"Bar: you {position.bar(you)}, {them} {position.bar(other)}. "
                 f"Borne off: you {position.borne_off(you)}, {them} {position.borne_off(other)}.")
 
+    def _roll(self) -> tuple[int, int]:
+        """This roll, as a list's plays are numbered for it: the game and the actions so far."""
+        return self.match.game_number, len(self.match.history)
+
+    def numbered_plays(self) -> list[Play]:
+        """What ``#N`` numbers: the list last shown for this roll (``list`` or a hint), else every legal play."""
+        if self.match.state.dice is None:
+            return []
+        if self.numbered is not None and self.numbered[0] == self._roll():
+            return self.numbered[1]
+        return list(self.match.legal_plays)
+
     def legal_list(self) -> str:
         if self.match.state.dice is None:
             return "Roll first: the plays are those of a roll."
-        legal = self.match.legal_plays
+        legal = list(self.match.legal_plays)
+        self.numbered = (self._roll(), legal)
         return "\n".join(f"#{i + 1:<3} {play or 'no move'}" for i, play in enumerate(legal))
 
     def hint(self) -> None:
@@ -656,11 +671,14 @@ class Terminal:
             raise IllegalActionError("a play hint is for your roll: roll first")
         self.write("Thinking...")
         plays = self.table.play_hints()
-        lines = [f"Hint for {state.dice[0]}-{state.dice[1]}, best first (ply {plays[0]['ply']}):"] if plays else []
+        lines = [f"Hint for {state.dice[0]}-{state.dice[1]}, best first (ply {plays[0]['ply']}; #N plays entry N):"] \
+            if plays else []
+        legal = self.match.legal_plays
+        self.numbered = (self._roll(), [legal.find(item["play"]) for item in plays])
         for item in plays[:10]:
             loss = "" if item["rank"] == 1 or item["loss"] is None else f" ({-float(item['loss']):+.3f})"
             equity = NOT_EVALUATED if item["equity"] is None else f"equity {float(item['equity']):+.3f}"
-            lines.append(f"  {item['rank']}. {item['play']}: {equity}{loss}")
+            lines.append(f"  #{item['rank']} {item['play']}: {equity}{loss}")
         if len(plays) > 10:
             lines.append(f"  ... and {len(plays) - 10} more (list shows every play)")
         self.write("\n".join(lines) or "No play to hint: the roll cannot be played.")

@@ -3,7 +3,7 @@ and what is done for a player by itself (play by mail's modes, rolls nobody can 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...match import Match, PlayerAction
 from ...play import OFF, Play
@@ -11,6 +11,9 @@ from ...position import Color
 from ...referee import CubeState, beaver_refusal
 from ...variant import Variant, VariantError
 from ..errors import Unprocessable
+
+if TYPE_CHECKING:  # the terminal reads the terms without the server's packages
+    from .store import Seat
 
 #: A match's switches and their defaults (docs/server.md); besides them, ``variant``, ``clock`` and ``rated``.
 OPTIONS: dict[str, bool] = {"crawford": True, "jacoby": False, "beavers": False, "hints": False,
@@ -96,6 +99,27 @@ def _rated(length: int, value: object, clock: dict[str, int] | None) -> bool:
     return value
 
 
+def unrated_because(options: dict[str, Any], white: Seat, black: Seat) -> str | None:
+    """Why a match between these players is never rated, whatever it asks: engine hints are on
+    between two people (a person helped by the engine is not measured against the other); None when
+    nothing stands in the way. Against a bot hints change nothing: a bot's rating is not a person's."""
+    if not white.is_bot and not black.is_bot and (options.get("hints") or options.get("cube_hints")):
+        return "engine hints are on (a match between people with hints is unrated)"
+    return None
+
+
+def fair_options(options: dict[str, Any], white: Seat, black: Seat, asked_rated: object) -> dict[str, Any]:
+    """The options of a match about to be made, unrated where it cannot be rated (:func:`unrated_because`);
+    422 when it was asked for rated in so many words, so nobody is surprised after it starts."""
+    why = unrated_because(options, white, black)
+    if why is None or not options.get("rated"):
+        return options
+    if asked_rated is True:
+        raise Unprocessable(f"options.rated: this match cannot be rated: {why}; leave rated out or false, or turn "
+                            "the hints off")
+    return {**options, "rated": False}
+
+
 def rated_play(length: int, options: dict[str, Any]) -> bool:
     """Whether a match may move ratings (matches made before ``rated`` existed: every match of a length)."""
     return bool(length) and bool(options.get("rated", True))
@@ -108,12 +132,15 @@ def match_words(length: int, variant: str = "standard") -> str:
 
 
 def terms(length: int, options: dict[str, Any]) -> str:
-    """What a player agrees to by accepting, in words: length, variant, clock, rated or not.
+    """What a player agrees to by accepting, in words: length, variant, clock, rated or not, and the
+    engine's help when it is on.
 
     >>> terms(3, {"variant": "nackgammon", "clock": {"delay": 12, "reserve": 300}, "rated": True})
     'a 3-point match of nackgammon, 12 s a move + 5:00 in reserve, rated'
     >>> terms(0, {"variant": "standard", "clock": None, "rated": False})
     'a money game, no clock, unrated'
+    >>> terms(5, {"clock": None, "rated": False, "hints": True, "cube_hints": True})
+    'a 5-point match, no clock, unrated, engine hints and cube hints on'
     """
     what = match_words(length, options.get("variant") or "standard")
     rule = options.get("clock")
@@ -122,7 +149,9 @@ def terms(length: int, options: dict[str, Any]) -> str:
         what += f", {rule['delay']} s a move + {minutes}:{seconds:02d} in reserve"
     else:
         what += ", no clock"
-    return what + (", rated" if rated_play(length, options) else ", unrated")
+    what += ", rated" if rated_play(length, options) else ", unrated"
+    helps = [word for key, word in (("hints", "engine hints"), ("cube_hints", "cube hints")) if options.get(key)]
+    return what + (f", {' and '.join(helps)} on" if helps else "")
 
 
 def variant_of(options: dict[str, Any]) -> Variant:

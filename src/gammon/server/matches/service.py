@@ -53,8 +53,8 @@ from . import clock, store
 from .fair_dice import SCHEME, CommittedDice, DiceProofError, check_player_seed, commitment, drawn_seed, new_seed
 from .live import LiveMatch, LiveMatches, committed_dice, event_rows, rebuild, side_name, start_state, written
 from .ratings import Rated, rating_change, stakes
-from .rules import (API_MODES, MAIL_MODES, automatic_action, available_actions, check_options, forfeited_score,
-                    modes_of, rated_play)
+from .rules import (API_MODES, MAIL_MODES, automatic_action, available_actions, check_options, fair_options,
+                    forfeited_score, modes_of, rated_play)
 from .store import MatchInfo, Seat
 
 log = logging.getLogger("gammon.server")
@@ -187,9 +187,11 @@ class MatchService:
         for the challenger's own acceptance too, and counts against ``requester`` (the client that
         sent it), not the challenger, until the challenger confirms it.
         """
+        asked_rated = options.get("rated") if isinstance(options, dict) else None
         length, chosen = check_options(length, options)
         if opponent.id == user.id:
             raise Unprocessable("opponent: you cannot challenge yourself")
+        chosen = fair_options(chosen, user, opponent, asked_rated)  # told in the invitation's terms
         if seed is not None and commitment_token is None:
             raise Unprocessable("seed: send it with commitment, the token POST /api/commitments gave you first, so "
                                 "the server has committed to its seed before it sees yours")
@@ -290,8 +292,8 @@ class MatchService:
 
     async def rematch(self, user: Seat, match_id: int, *, seed: object = None,
                       commitment_token: object = None) -> Applied:
-        """A new invitation to the same opponent, of the same length and options, after a finished match
-        (``seed`` and ``commitment_token`` as for :meth:`challenge`)."""
+        """A new invitation to the same opponent, of the same length and options (unrated where they now
+        must be), after a finished match (``seed`` and ``commitment_token`` as for :meth:`challenge`)."""
         live = await self.current(match_id)
         info = live.info
         if live.color_of(user.id) is None:
@@ -299,7 +301,9 @@ class MatchService:
         if info.status != "finished":
             raise Unprocessable(f"match {match_id} is {info.status}: a rematch follows a finished match")
         opponent = info.black if info.white.id == user.id else info.white
-        return await self.challenge(user, opponent, info.length, info.options, seed=seed,
+        # a rated match with hints between people, made before they made it unrated: its rematch is unrated
+        options = fair_options(info.options, user, opponent, None)
+        return await self.challenge(user, opponent, info.length, options, seed=seed,
                                     commitment_token=commitment_token)
 
     def _count_invitation(self, connection: Connection, sender: str, who: str, opponent: Seat | None) -> None:

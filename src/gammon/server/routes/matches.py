@@ -15,7 +15,7 @@ from ..accounts import Account
 from ..errors import Forbidden, NotFound, Unprocessable
 from ..matches import store
 from ..matches.live import LiveMatch
-from ..matches.rules import MAX_DELAY, MAX_RESERVE, MIN_RATED_RESERVE
+from ..matches.rules import MAX_DELAY, MAX_RESERVE, MIN_RATED_RESERVE, rated_play, unrated_because
 from ..matches.service import Applied
 from ..matches.store import EventRow, Seat
 from ..matches.views import match_view, summary
@@ -187,6 +187,9 @@ async def _hint_state(server: Runtime, me: Account, match_id: int, option: str) 
     live = await server.service.current(match_id)
     if not live.info.options.get(option):
         raise Forbidden(f"{option.replace('_', ' ')} are off in match {match_id}")
+    info = live.info
+    if rated_play(info.length, info.options) and unrated_because(info.options, info.white, info.black):
+        raise Forbidden(f"no engine hints in match {match_id}: it is rated, between people")  # made before the rule
     if live.info.status != "playing" or live.info.to_act_id != me.id or live.match is None:
         raise Forbidden(f"a hint is for the side to act, and it is not {me.name}")
     return live.match.state

@@ -17,7 +17,8 @@ export function lengthText(length) { return length ? `${length}-point match` : "
 export function isRated(m) { return Boolean(m.length) && (m.options || {}).rated !== false; }
 
 /** What accepting an invitation agrees to, all of it: "3-point match, nackgammon, 12 s a move + 5:00
- * in reserve, rated" (the server's matches.rules.terms says the same by mail and in the terminal). */
+ * in reserve, rated", and the engine's help when it is on (the server's matches.rules.terms says the
+ * same by mail and in the terminal). */
 export function termsText(m) {
   const options = m.options || {};
   const parts = [lengthText(m.length)];
@@ -25,6 +26,8 @@ export function termsText(m) {
   const clock = options.clock;
   parts.push(clock ? `${clock.delay} s a move + ${Math.floor(clock.reserve / 60)}:${String(clock.reserve % 60).padStart(2, "0")} in reserve` : "no clock");
   parts.push(isRated(m) ? "rated" : "unrated");
+  const helps = [options.hints ? "engine hints" : null, options.cube_hints ? "cube hints" : null].filter(Boolean);
+  if (helps.length) parts.push(`${helps.join(" and ")} on`);  // and so unrated between people
   return parts.join(", ");
 }
 

@@ -95,7 +95,7 @@ function challengeForm(bots) {
     el("h2", { id: "challenge-heading", text: "New match" }),
     el("fieldset", { class: "opponents" }, el("legend", { text: "Opponent" }), botChoices, person,
       el("label", { for: "opponent-name", class: "sub", text: "Their name" }),
-      el("input", { id: "opponent-name", list: "online-names", autocomplete: "off", oninput: () => { $("#opp-person").checked = true; } }),
+      el("input", { id: "opponent-name", list: "online-names", autocomplete: "off", oninput: () => { $("#opp-person").checked = true; keepFair(); } }),
       el("datalist", { id: "online-names" })),
     el("div", { class: "row3" },
       el("div", {}, el("label", { for: "length", text: "Length" }), el("select", { id: "length" }, lengths)),
@@ -109,7 +109,7 @@ function challengeForm(bots) {
       ...[["hints", "Hints: the best plays, on request (H)"], ["cube_hints", "Cube hints (Shift+H)"], ["verbose", "Verbose commentary (pip counts)"]]
         .map(([key, label]) => el("label", { class: "check" }, el("input", { type: "checkbox", id: `opt-${key}` }), ` ${label}`))),
     el("p", {}, el("button", { type: "submit", class: "primary", id: "start", text: "Start the match" })), error);
-  form.addEventListener("change", () => { $("#start").textContent = $("#opp-person").checked ? "Send the challenge" : "Start the match"; });
+  form.addEventListener("change", () => { $("#start").textContent = $("#opp-person").checked ? "Send the challenge" : "Start the match"; keepFair(); });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const picked = form.querySelector("input[name=opponent]:checked");
@@ -128,6 +128,23 @@ function challengeForm(bots) {
     } catch (failure) { error.textContent = failure.message; }
   });
   return form;
+}
+
+/** The challenge form's fairness: engine hints make a match between people unrated (the server
+ * makes it so), and the rated box says so before the challenge is sent. */
+function keepFair() {
+  const rated = $("#opt-rated");
+  if (!rated) return;
+  const person = $("#opp-person") && $("#opp-person").checked;
+  const hints = $("#opt-hints").checked || $("#opt-cube_hints").checked;
+  const why = person && hints ? "Engine hints make a match between people unrated: both of you are told before it starts." : "";
+  if (why) { rated.checked = false; rated.disabled = true; } else if (rated.disabled) { rated.disabled = false; rated.checked = true; }
+  let note = $("#fair-note");
+  if (!note) {
+    note = el("p", { id: "fair-note", class: "muted small", role: "status" });
+    rated.closest("label").after(note);
+  }
+  if (note.textContent !== why) note.textContent = why;
 }
 
 function matchLink(m) {
@@ -160,7 +177,7 @@ function renderLists(lobby) {
     el("a", { href: `#/user/${encodeURIComponent(p.name)}`, text: p.name }), " ",
     el("span", { class: "rating", text: Math.round(p.rating) }), p.playing ? el("span", { class: "muted", text: " playing" }) : null, " ",
     el("button", { type: "button", class: "quiet", id: `invite-${p.name}`, "aria-label": `Challenge ${p.name}`, text: "Challenge",
-      onclick: () => { $("#opp-person").checked = true; $("#opponent-name").value = p.name; $("#start").textContent = "Send the challenge"; $("#length").focus(); } })));
+      onclick: () => { $("#opp-person").checked = true; $("#opponent-name").value = p.name; $("#start").textContent = "Send the challenge"; keepFair(); $("#length").focus(); } })));
   const urgent = [];
   if (toMe.length || fromMe.length) urgent.push(section("invitations-heading", "Invitations", [...toMe, ...fromMe], ""));
   if (lobby.playing.length) urgent.push(section("mine-heading", "Your matches", lobby.playing.map((m) => el("li", {}, matchLink(m))), ""));
