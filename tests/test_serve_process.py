@@ -22,7 +22,9 @@ from websockets.sync.client import connect
 from server_support import GAMMON, Client, ServerProcess, database, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
-STOP_LIMIT = 5.0  #: what a stop signal may take, whatever is running
+#: What a stop signal may take, whatever is running: the deadline (2 s of shutdown and a 2 s margin)
+#: and room for a machine whose cores are busy; a stop that waits on a thinking bot takes minutes.
+STOP_LIMIT = 10.0
 
 
 def _ports_closed(*ports: int) -> bool:

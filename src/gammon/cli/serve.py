@@ -272,8 +272,9 @@ class Deadline:
         children = multiprocessing.active_children()
         for child in children:
             child.kill()
-        for child in children:  # gone before this process is: nothing it started still holds a port
-            child.join(2.0)
+        until = time.monotonic() + 1.0
+        for child in children:  # gone before this process is (a second at most): nothing it started holds a port
+            child.join(max(0.0, until - time.monotonic()))
         os._exit(128 + sig)  # as a shell reports a death by the signal (a thread cannot restore its default)
 
 
