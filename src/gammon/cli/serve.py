@@ -230,7 +230,7 @@ def _run(settings: Any, sock: socket.socket) -> int:
         config = uvicorn.Config("gammon.server.app:app_from_environment", factory=True, workers=settings.workers,
                                 **common)
         Supervisor(config, sockets=[sock]).run()
-        return 0
+        return deadline.status(0)
     from ..server.app import create_app
 
     class Server(uvicorn.Server):
@@ -244,7 +244,7 @@ def _run(settings: Any, sock: socket.socket) -> int:
         server.run(sockets=[sock])
     except SystemExit as exit_:
         return int(exit_.code or 1)
-    return 0 if server.started else 1
+    return deadline.status(0 if server.started else 1)
 
 
 class Deadline:
@@ -259,6 +259,12 @@ class Deadline:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self._timer: threading.Timer | None = None
+        self._fired: int | None = None  # the signal whose deadline passed
+
+    def status(self, otherwise: int) -> int:
+        """The process's exit status: 128 + the signal once the deadline has passed (the server's own
+        loop may end first, its workers killed by :meth:`end`), else ``otherwise``."""
+        return otherwise if self._fired is None else 128 + self._fired
 
     def start(self, sig: int) -> None:
         """Count from the first stop signal (later ones do not move the deadline)."""
@@ -268,6 +274,7 @@ class Deadline:
             self._timer.start()
 
     def end(self, sig: int) -> None:
+        self._fired = sig
         print(f"gammon serve: still stopping after {self.seconds:g} s: stopped at once", file=sys.stderr, flush=True)
         children = multiprocessing.active_children()
         for child in children:
