@@ -31,13 +31,13 @@ from ..position import Color
 from ..record import MatchRecord
 from ..record.fields import Candidate as FileCandidate
 from ..record.fields import DecisionAnalysis, GameRecord, Properties
+from ..record.sgf import letter_of, point_of
 from ..state import GameState
 from .core import Analysis, Candidate, Decision, _stakes, _Task, _tasks, summarised
 from .figures import GNUBG, Style, luck_mark
 
 __all__ = ["analysed_sgf", "carried", "carries_analysis"]
 
-_LETTERS = "abcdefghijklmnopqrstuvwx"
 _ANALYSIS = ("A", "DA", "LU")  # the properties of an analysis (GNU Backgammon's marks are dropped with them)
 _MARKS = ("BM", "DM", "TE", "IT", "GB", "GW", "MR", "DO")
 
@@ -59,27 +59,11 @@ def _analyst(record: MatchRecord) -> str:
 
 
 # -- reading ------------------------------------------------------------------------------------
-def _point(letter: str, color: Color) -> int:
-    if letter == "y":
-        return BAR
-    if letter == "z":
-        return OFF
-    index = _LETTERS.index(letter)
-    return index + 1 if color == Color.BLACK else 24 - index
-
-
-def _letter(point: int, color: Color) -> str:
-    if point == BAR:
-        return "y"
-    if point == OFF:
-        return "z"
-    return _LETTERS[point - 1] if color == Color.BLACK else _LETTERS[24 - point]
-
-
 def _steps(letters: str, color: Color) -> str:
     steps = []
     for k in range(0, len(letters) - 1, 2):
-        source, target = _point(letters[k], color), _point(letters[k + 1], color)
+        source, target = (point_of(letters[k], color, "an analysed move", letters),
+                          point_of(letters[k + 1], color, "an analysed move", letters))
         steps.append(f"{'bar' if source == BAR else source}/{'off' if target == OFF else target}")
     return " ".join(steps)
 
@@ -212,7 +196,7 @@ def carried(record: MatchRecord, style: Style = GNUBG) -> Analysis:
 
 # -- writing ------------------------------------------------------------------------------------
 def _letters(play: Play, color: Color) -> str:
-    return "".join(_letter(m.source, color) + _letter(m.target, color) for m in play.moves)
+    return "".join(letter_of(m.source, color) + letter_of(m.target, color) for m in play.moves)
 
 
 def _settings(ply: int | None) -> str:

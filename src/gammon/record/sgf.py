@@ -289,7 +289,9 @@ def _result(values: list[str] | None, number: int) -> tuple[Color, int] | None:
     return _SGF_COLOR[found.group(1)], record_number(found.group(2), f"game {number}", f"RE[{values[0]}]")
 
 
-def _point(letter: str, color: Color, where: str, value: str) -> int:
+def point_of(letter: str, color: Color, where: str, value: str) -> int:
+    """The point an SGF letter names for ``color`` (a-x the points, y the bar, z off); a RecordError
+    naming ``where`` and the property's ``value`` for any other letter."""
     if letter == "y":
         return BAR
     if letter == "z":
@@ -368,8 +370,8 @@ def _game(nodes: list[Node], number: int) -> tuple[list[Action | tuple[Color, st
             pairs = found.group(3)
             steps = []
             for k in range(0, len(pairs), 2):
-                source = _point(pairs[k], color, where, values[0])
-                target = _point(pairs[k + 1], color, where, values[0])
+                source = point_of(pairs[k], color, where, values[0])
+                target = point_of(pairs[k + 1], color, where, values[0])
                 steps.append(f"{'bar' if source == BAR else source}/{'off' if target == OFF else target}")
             actions.append((color, " ".join(steps)))
             moves += [row, row]
@@ -457,7 +459,7 @@ def _nodes(game: GameRecord, jacoby: bool) -> list[str]:
             dice = actions[index - 1].dice
             assert dice is not None and action.play is not None and action.color is not None
             color = action.color
-            steps = "".join(_letter(m.source, color) + _letter(m.target, color) for m in action.play.moves)
+            steps = "".join(letter_of(m.source, color) + letter_of(m.target, color) for m in action.play.moves)
             nodes.append(f"{letter}[{dice[0]}{dice[1]}{steps}]{note}")
         elif kind == ActionKind.BEAVER:  # as GNU Backgammon writes it: a double back, taken by the doubler
             notes = game.notes.get(index, ())
@@ -469,7 +471,8 @@ def _nodes(game: GameRecord, jacoby: bool) -> list[str]:
     return nodes
 
 
-def _letter(point: int, color: Color) -> str:
+def letter_of(point: int, color: Color) -> str:
+    """The SGF letter of ``point`` for ``color``: :func:`point_of` the other way."""
     if point == BAR:
         return "y"
     if point == OFF:
