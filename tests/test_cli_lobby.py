@@ -12,13 +12,12 @@ import sys
 import httpx
 import pexpect
 
-from gammon.cli.table import LocalTable
 from gammon.cli.terminal import Terminal
 from gammon.dice import FixedDice
 from gammon.match import Match
-from gammon.players import load_player
 
 from server_support import Client, ServerProcess
+from test_cli_play import scripted, table
 
 LOBBY = "lobby> "
 
@@ -85,20 +84,8 @@ def test_a_challenge_from_the_lobby_sends_what_its_player_chose(tmp_path) -> Non
 
 def _played(lines: list[str]) -> str:
     """The transcript of a terminal game fed ``lines`` (then the end of input), at 3-1 to open."""
-    answers = iter(lines)
-    out: list[str] = []
-
-    def read(prompt: str) -> str:
-        out.append(prompt)
-        try:
-            line = next(answers)
-        except StopIteration:
-            raise EOFError from None
-        return "<enter>" if line == "" else line
-
-    match = Match(5, dice=FixedDice([(3, 1), (6, 5), (2, 2)]))
-    table = LocalTable(match, load_player("pubeval"), opponent_name="the bot", hint_player="pubeval")
-    Terminal(table, read, out.append).run()
+    out, read, write = scripted(lines)
+    Terminal(table(Match(5, dice=FixedDice([(3, 1), (6, 5), (2, 2)]))), read, write).run()
     return "\n".join(out)
 
 

@@ -36,7 +36,6 @@ TABLES = ("Tuple((int64, Array(uint8, 2, 'C', readonly=True), Array(uint8, 2, 'C
 BUFFERS = "Tuple((int8[:, ::1], int8[:, :, ::1], int8[::1], int64[::1]))"
 
 
-
 @kernel(inline="always")
 def copy_row(source, target):
     """``target[:] = source`` for boards and rows, element by element (a slice copy makes numba
