@@ -108,6 +108,10 @@ class NetworkFileError(GammonError, ValueError):
     """A weights file that is missing, corrupt, or made for another format or encoding."""
 
 
+class DataSetError(GammonError, ValueError):
+    """A training data set that cannot be read, or that was made with other settings than those given to grow it."""
+
+
 class BearoffCoverageError(GammonError, ValueError):
     """A position that the loaded bear-off tables do not cover (checkers outside their points, ...)."""
 

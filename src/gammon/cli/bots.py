@@ -149,6 +149,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="self-play games that calibrate the score into a win probability (default 20000)")
     simple.set_defaults(handler=_train_simple)
     _register_td(which)
+    _register_distill(which)
     train.set_defaults(handler=lambda args: (train.print_help(), 2)[1])
 
 
@@ -492,6 +493,85 @@ def _train_phase_fit(args: argparse.Namespace) -> int:
     except NetworkFileError as error:
         raise DuelArgumentError(str(error)) from None
     print(f"trained net written to {args.output}")
+    return 0
+
+
+def _register_distill(which: argparse._SubParsersAction) -> None:
+    dd = which.add_parser(
+        "distill-data",
+        help="grow a data set of decisions labelled by a teacher net's 2-ply search",
+        description="DECISIONS decisions from the pupil's self-play (some of the rare kinds: crashed, "
+        "containment, backgames, prime against prime, bearing off against contact), one seeded roll each: "
+        "its 0-ply candidate window (up to 8 plays within 0.16) valued by the teacher at PLIES ply. Saved "
+        "once a minute to --data (compressed); rerun with a larger --decisions to grow it.",
+    )
+    dd.add_argument("--data", required=True, help="the data set (.npz), created or grown")
+    dd.add_argument("--decisions", type=count(1), required=True, help="kept decisions the data set should reach")
+    dd.add_argument("--pupil", required=True, help="the net whose self-play and 0-ply window make the decisions (.npz)")
+    dd.add_argument("--teacher", required=True, help="the net whose search labels the plays (.npz)")
+    dd.add_argument("--plies", type=count(1), default=2, help="the teacher's depth (default 2)")
+    dd.add_argument("--sample", type=float, default=1.0,
+                    help="the share of decisions kept where 0 ply and the teacher agree (default 1: all)")
+    dd.add_argument("--seed", type=count(0), default=1)
+    dd.add_argument("--workers", type=count(1), default=1)
+    dd.set_defaults(handler=_train_distill_data)
+
+    df = which.add_parser(
+        "distill-fit",
+        help="fit the nets to distillation data sets: the differences within each decision, and the level",
+        description="EPOCHS of Adam over the decisions of the data sets: each play's equity less its decision's "
+        "mean against the teacher's (weighted RANKING, BOOST times more where the teacher disagreed with "
+        "0 ply), and cross-entropy on the teacher's probabilities (weighted LEVEL). A share is held out; the "
+        "held-out teacher loss (the teacher's value of its best candidate less that of the net's choice) "
+        "is printed each epoch.",
+    )
+    df.add_argument("data", nargs="+", metavar="DATA", help="data sets made by distill-data (.npz)")
+    df.add_argument("--weights", required=True, help="the net to start from (.npz)")
+    df.add_argument("--output", required=True, help="where to write the fitted net (.npz)")
+    df.add_argument("--epochs", type=count(1), default=8)
+    df.add_argument("--alpha", type=float, default=0.001, help="Adam's step (default 0.001)")
+    df.add_argument("--ranking", type=float, default=20.0)
+    df.add_argument("--boost", type=float, default=3.0)
+    df.add_argument("--level", type=float, default=1.0)
+    df.add_argument("--holdout", type=float, default=0.1)
+    df.add_argument("--seed", type=count(0), default=1)
+    df.set_defaults(handler=_train_distill_fit)
+
+
+def _train_distill_data(args: argparse.Namespace) -> int:
+    from ..nn.network import Network, NetworkFileError
+    from ..train.distill import DataSetError, build
+
+    writable_file("--data", args.data)
+    if not 0.0 <= args.sample <= 1.0:
+        raise DuelArgumentError(f"--sample must be between 0 and 1, got {args.sample}")
+    try:
+        for option, path in (("--pupil", args.pupil), ("--teacher", args.teacher)):
+            try:
+                Network.load(path)
+            except NetworkFileError as error:
+                raise DuelArgumentError(f"{option}: {error}") from None
+        data = build(args.data, args.decisions, args.pupil, args.teacher, args.seed, args.sample, args.workers,
+                     args.plies)
+    except DataSetError as error:
+        raise DuelArgumentError(str(error)) from None
+    print(f"{args.data}: {data['starts'].shape[0]} decisions, {data['boards'].shape[0]} plays labelled")
+    return 0
+
+
+def _train_distill_fit(args: argparse.Namespace) -> int:
+    from ..nn.network import NetworkFileError
+    from ..train.distill import DataSetError, fit
+
+    writable_file("--output", args.output)
+    try:
+        net = fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.ranking, args.boost,
+                  args.level, seed=args.seed, holdout=args.holdout)
+    except (NetworkFileError, DataSetError) as error:
+        raise DuelArgumentError(str(error)) from None
+    record = net.meta["distill"][-1]  # type: ignore[index]
+    print(f"held-out teacher loss {record['held_out_teacher_loss_before']:.5f} -> "
+          f"{record['held_out_teacher_loss_after']:.5f}; fitted net written to {args.output}")
     return 0
 
 
