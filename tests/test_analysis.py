@@ -138,8 +138,8 @@ def test_json_is_exactly_the_contract(tmp_path: Path) -> None:
     code, text = _cli("analyse", str(RECORDS / "match5.mat"), "--json", "--ply", "0")
     assert code == 0
     data = json.loads(text)
-    assert set(data) == {"format", "analyst", "source", "style", "match", "players", "decisions", "course"}
-    assert data["format"] == 2 and data["style"] == "xg" and data["source"] is None
+    assert set(data) == {"format", "analyst", "verifier", "source", "style", "match", "players", "decisions", "course"}
+    assert data["format"] == 2 and data["style"] == "xg" and data["source"] is None and data["verifier"] is None
     assert set(data["players"]) == {"gnubg", "root"}
     for figures in data["players"].values():
         assert set(figures) == {
@@ -157,7 +157,8 @@ def test_json_is_exactly_the_contract(tmp_path: Path) -> None:
     for decision in data["decisions"]:
         assert set(decision) == {"game", "move", "index", "player", "color", "kind", "dice", "played", "best",
                                  "forced", "error", "error_mwc", "mark", "marks", "counted", "luck", "luck_mark",
-                                 "ply", "candidates", "probabilities", "ids", "board", "score", "cube"}
+                                 "ply", "verified", "candidates", "probabilities", "ids", "board", "score", "cube"}
+        assert decision["verified"] is None
         assert decision["kind"] in ("checker", "cube") and decision["error"] >= 0
         assert decision["mark"] in (None, "error", "blunder")  # XG's marks: no "doubtful"
         assert decision["game"] in (1, 2) and decision["move"] in rows
@@ -166,6 +167,37 @@ def test_json_is_exactly_the_contract(tmp_path: Path) -> None:
     checker = [d for d in data["decisions"] if d["kind"] == "checker"]
     assert len([d for d in checker if not d["forced"]]) == sum(p["checker_decisions"] for p in data["players"].values())
     assert len(checker) == sum(p["moves"] for p in data["players"].values())  # every roll has its luck
+
+
+def test_verified_errors_are_the_deeper_analysts() -> None:
+    """--verify: every decision nn:0 charges 0.020 or more is judged again by nn:1, whose error is charged."""
+    from gammon.analysis.core import VERIFY_AT, deeper
+
+    assert deeper("nn:0") == "nn:1" and deeper("pubeval:1:beginner") == "pubeval:2:beginner"
+    assert deeper("ubgi:gammon engine") is None
+    record = MatchRecord.read(str(RECORDS / "match3.sgf"))
+    verified = analyse(record, ANALYST, workers=1, verify="nn:1")
+    first = analysed("match3.sgf")
+    deep = analyse(record, "nn:1", workers=1)
+    assert verified.verifier == "nn:1"
+    key = lambda d: (d.game, d.index, d.kind, d.color)  # noqa: E731
+    shallow, deeper_ones = {key(d): d for d in first.decisions}, {key(d): d for d in deep.decisions}
+    rechecked = 0
+    for mine in verified.decisions:
+        if mine.verified is None:  # charged less than VERIFY_AT by nn:0: nn:0's judgement stands
+            assert mine.error == shallow[key(mine)].error and mine.error < VERIFY_AT
+            continue
+        rechecked += 1
+        assert mine.verified >= VERIFY_AT and mine.error == pytest.approx(deeper_ones[key(mine)].error, abs=1e-9)
+        if mine.kind == "checker":
+            assert mine.verified == pytest.approx(shallow[key(mine)].error)
+            assert mine.luck == shallow[key(mine)].luck  # the dice are judged once, by the luck player
+    assert rechecked > 0
+    assert sum(d.error for d in verified.decisions) < sum(d.error for d in first.decisions)
+    code, text = _cli("analyse", str(RECORDS / "match3.mat"), "--verify")
+    assert code == 0 and re.search(r"verified by nn:1: \d+ decisions charged 0.020 or more judged again", text)
+    code, text = _cli("analyse", str(RECORDS / "match3.mat"), "--player", "ubgi:gammon engine", "--verify")
+    assert code != 0
 
 
 class _Tags(HTMLParser):

@@ -21,6 +21,11 @@ less what the side on roll could expect before rolling, the average of the best 
 non-double rolls, won by either side (so 0 at an even score), as GNU Backgammon judges the
 first roll. Forced rolls and dances have their luck too. The luck-adjusted result is the result
 less the luck of both sides (a match: the match winning chance above 50%; money: points).
+
+A noisy analyst invents errors: where its own favourite differs from a good play by its noise,
+the play is charged. With a ``verify`` player (:func:`deeper`: the analyst one ply deeper) every
+decision charged :data:`VERIFY_AT` or more is judged again by it, and its judgement is the one
+charged; the decision keeps the first error it was charged (``Decision.verified``).
 """
 
 from __future__ import annotations
@@ -52,10 +57,13 @@ __all__ = [
     "Candidate",
     "Decision",
     "analyse",
+    "deeper",
 ]
 
 #: The default analyst: gammon's net at 0 ply, fast enough for a match in seconds.
 DEFAULT_ANALYST = "nn:0"
+#: A decision charged this much (EMG) or more is judged again by the verifier, where there is one.
+VERIFY_AT = 0.02
 _CANDIDATES = 8  # the analyst's best plays kept with a decision (and the play made, when not among them)
 
 
@@ -105,6 +113,7 @@ class Decision:
     ply: int | None = None
     probabilities: Probabilities | None = None
     mark: str | None = None
+    verified: float | None = None  #: the error the analyst charged before the verifier judged again
 
     @property
     def options(self) -> tuple[tuple[str, float], ...]:
@@ -152,6 +161,7 @@ class Analysis:
     course: list[tuple[int, int, float, float | None]] = field(default_factory=list)
     style: Style = GNUBG
     source: str | None = None
+    verifier: str | None = None  #: the player that judged again the decisions charged VERIFY_AT or more
 
     def restyled(self, style: str | Style) -> Analysis:
         """The same analysis told in another style (its marks)."""
@@ -177,21 +187,21 @@ class _Task:
     response_index: int = 0
 
 
-_players: tuple[Player, Player] | None = None  # a worker's analyst and luck player
+_players: tuple[Player, Player, Player | None] | None = None  # a worker's analyst, luck player and verifier
 _expected: dict[GameState, tuple[float, Probabilities | None]] = {}  # a worker's pre-roll expectations
 
 
-def _load(name: str, luck: str) -> None:
+def _load(name: str, luck: str, verify: str | None = None) -> None:
     global _players
     analyst = load_player(name)
-    _players = (analyst, analyst if luck == name else load_player(luck))
+    _players = (analyst, analyst if luck == name else load_player(luck), load_player(verify) if verify else None)
     _expected.clear()
 
 
 def _unload() -> None:
     global _players
     if _players is not None:
-        for player in set(_players):
+        for player in {p for p in _players if p is not None}:
             player.close()
     _players = None
     _expected.clear()
@@ -200,7 +210,8 @@ def _unload() -> None:
 def _judge(task: _Task) -> dict[str, Any]:
     """One task on a worker, with the worker's analyst."""
     assert _players is not None
-    return _judge_with(*_players, task)
+    analyst, luck, verifier = _players
+    return _judge_with(analyst, luck, task, verifier)
 
 
 _ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
@@ -271,7 +282,45 @@ def _stakes(state: GameState) -> tuple[float, float] | None:
     return float(context.value_of(state.cube)), float(context.value_of(-state.cube))
 
 
-def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
+def deeper(name: str) -> str | None:
+    """The default verifier of an analyst: the same player one ply deeper (None for an engine
+    command, rollouts, or an analyst already at the deepest ply)."""
+    spec = parse_player(name)
+    if spec.command or spec.trials:
+        return None
+    try:
+        return str(parse_player(str(dataclasses.replace(spec, ply=spec.ply + 1))))
+    except InvalidPlayerError:
+        return None
+
+
+def _charged(task: _Task, result: dict[str, Any]) -> float:
+    """The largest error a judged task charges (the doubler's or the answer's for a cube action)."""
+    if task.kind == "checker":
+        return result["best"] - result["played"]
+    decision = result["decision"]
+    if decision is None or None in (decision.no_double, decision.double_take, decision.double_pass):
+        return 0.0
+    nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
+    errors = [CubeEquities(nd, dt, dp, task.doubled).error()]
+    if task.doubled and task.response is not None:
+        word = {ActionKind.TAKE: "take", ActionKind.BEAVER: "beaver"}.get(task.response, "pass")
+        errors.append(CubeEquities(nd, dt, dp, True, word).error())
+    return max(errors)
+
+
+def _judge_with(analyst: Player, luck: Player, task: _Task, verifier: Player | None = None) -> dict[str, Any]:
+    result = _judged(analyst, luck, task)
+    first = _charged(task, result)
+    if verifier is None or first < VERIFY_AT:
+        return result
+    again = _judged(verifier, luck, task, known_luck=result.get("luck"))
+    if task.kind == "cube" and again["decision"] is None:
+        return result
+    return {**again, "verified": first}
+
+
+def _judged(analyst: Player, luck: Player, task: _Task, known_luck: float | None = None) -> dict[str, Any]:
     state = task.state
     stakes = _stakes(state)
     if task.kind == "cube":
@@ -301,7 +350,7 @@ def _judge_with(analyst: Player, luck: Player, task: _Task) -> dict[str, Any]:
     return {
         "best": _equity(best, analyst), "played": mine.equity, "played_text": mine.play,
         "best_text": best.play_text() or "(no move)", "candidates": tuple(shown), "forced": len(legal) == 1,
-        "stakes": stakes, "luck": _luck(luck, task), "ply": best.ply,
+        "stakes": stakes, "luck": _luck(luck, task) if known_luck is None else known_luck, "ply": best.ply,
     }
 
 
@@ -342,18 +391,21 @@ def analyse(
     progress: Callable[[Iterator[Any], int], Iterator[Any]] | None = None,
     luck: str = DEFAULT_ANALYST,
     style: str | Style = GNUBG,
+    verify: str | None = None,
 ) -> Analysis:
     """Judge every decision of ``record`` with ``player`` (a name, or a player to use in this process).
 
     ``workers`` processes share the work (default: every core when there is enough to share);
     ``progress(results, total)`` wraps the stream of results (a progress bar); ``luck`` names
-    the player that judges the dice; ``style`` the marks (``gnubg``, as the site shows them, or ``xg``).
+    the player that judges the dice; ``style`` the marks (``gnubg``, as the site shows them, or ``xg``);
+    ``verify`` the player that judges again every decision charged :data:`VERIFY_AT` or more.
     """
     tasks = list(_tasks(record))
     if not tasks:
         raise AnalysisError("the record has no decision to judge: no play and no cube action")
     variant = record.rules.variant
-    for judge in (player, luck):  # before any worker starts: one that cannot play the rules says so
+    for judge in (player, luck, *((verify,) if verify else ())):  # before any worker starts: one that
+        # cannot play the rules says so
         try:
             if isinstance(judge, str):
                 check_variant(parse_player(judge), variant)
@@ -365,10 +417,10 @@ def analyse(
         name = player
         count = workers if workers is not None else (available_cores() if _worth_sharing(name, len(tasks)) else 1)
         if count > 1 and not parse_player(name).external:  # its kernels compiled here, on every core:
-            _load(name, luck)  # the workers then load them
+            _load(name, luck, verify)  # the workers then load them
             compiled.prepare()
             _unload()
-        pool = Workers(count, initializer=_load, initargs=(name, luck))
+        pool = Workers(count, initializer=_load, initargs=(name, luck, verify))
         try:
             results: Iterator[Any] = pool.imap(_judge, tasks)
             if progress is not None:
@@ -381,12 +433,15 @@ def analyse(
     else:
         name = getattr(player, "name", type(player).__name__)
         judge = load_player(luck)
+        verifier = load_player(verify) if verify else None
         try:
-            stream: Iterator[Any] = (_judge_with(player, judge, task) for task in tasks)
+            stream: Iterator[Any] = (_judge_with(player, judge, task, verifier) for task in tasks)
             judged = list(progress(stream, len(tasks)) if progress is not None else stream)
         finally:
             judge.close()
-    return summarised(record, name, tasks, judged, style=style_of(style))
+            if verifier is not None:
+                verifier.close()
+    return dataclasses.replace(summarised(record, name, tasks, judged, style=style_of(style)), verifier=verify)
 
 
 def _worth_sharing(name: str, tasks: int) -> bool:
@@ -414,7 +469,7 @@ def summarised(record: MatchRecord, analyst: str, tasks: list[_Task], judged: li
             decision = Decision(task.game, task.move, task.color, names[task.color], "checker", error,
                                 result["played_text"], result["best_text"], result["candidates"], task.state,
                                 task.play, result["forced"], task.index, result["luck"], None, result["stakes"],
-                                result.get("ply"), mark=style.mark(error))
+                                result.get("ply"), mark=style.mark(error), verified=result.get("verified"))
             decisions.append(decision)
             white = result["played"] if task.color == Color.WHITE else -result["played"]
             mwc = decision.mwc(result["played"])
@@ -438,7 +493,7 @@ def _cube_decisions(task: _Task, decision: CubeDecision, names: dict[Color, str]
     candidates = tuple(Candidate(text, value, None, ply)
                        for text, value in (("No double", nd), ("Double, take", dt), ("Double, pass", dp)))
     common: dict[str, Any] = {"candidates": candidates, "state": task.state, "stakes": result.get("stakes"),
-                              "ply": ply, "probabilities": result.get("probabilities")}
+                              "ply": ply, "probabilities": result.get("probabilities"), "verified": result.get("verified")}
     doubler = CubeEquities(nd, dt, dp, task.doubled)
     out = []
     if doubler.counted(GNUBG):  # a clear no double is no decision (and no error) in either style

@@ -76,6 +76,7 @@ def decision_json(decision: Decision) -> dict[str, Any]:
         "luck": None if decision.luck is None else round(decision.luck, 6),
         "luck_mark": None if decision.luck is None else luck_mark(decision.luck),
         "ply": decision.ply,
+        "verified": None if decision.verified is None else round(decision.verified, 6),
         "candidates": [_candidate(decision, c, best) for c in decision.candidates],
         "probabilities": None if p is None else {k: round(v, 6) for k, v in zip(FIELDS, p.as_tuple())},
         "ids": position_ids(state), "board": board_json(state),
@@ -96,7 +97,7 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
         players[analysis.players[color].name] = figures
     return {
         "format": FORMAT,
-        "analyst": analysis.analyst, "source": analysis.source,
+        "analyst": analysis.analyst, "verifier": analysis.verifier, "source": analysis.source,
         "style": analysis.style.name,
         "match": {"white": record.white, "black": record.black, "length": record.length, "games": len(record.games)},
         "players": players,

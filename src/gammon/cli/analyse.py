@@ -40,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     command.add_argument("--style", choices=("xg", "gnubg"), default="xg",
                          help="the headline and the marks: XG's PR, error from 0.020 and blunder from 0.080 (default), "
                          "or GNU Backgammon's mEMG and ladder, doubtful above 0.03, error above 0.06, blunder above 0.12")
+    command.add_argument("--verify", nargs="?", const="deeper", default=None, metavar="PLAYER",
+                         help="judge again every decision charged 0.020 EMG or more with PLAYER (default: the analyst "
+                         "one ply deeper) and charge its judgement: a noisy analyst's invented errors are cleared")
     command.add_argument("--reanalyse", action="store_true", help="judge a file that carries an analysis again")
     command.add_argument("--json", action="store_true",
                          help="write the analysis as one JSON object: every decision's candidates, probabilities, "
@@ -66,6 +69,22 @@ def analyst_name(player: str, ply: int | None) -> str:
     return str(dataclasses.replace(spec, ply=ply))
 
 
+def _verifier(analyst: str, verify: str | None) -> str | None:
+    """``--verify``'s player: the one named, or (bare ``--verify``) the analyst one ply deeper."""
+    from ..analysis.core import deeper
+    from ..players import parse_player
+
+    if verify is None:
+        return None
+    if verify != "deeper":
+        return str(parse_player(verify))
+    found = deeper(analyst)
+    if found is None:
+        raise AnalyseArgumentError(f"--verify: {analyst} has no deeper self (an engine command, rollouts or the "
+                                   "deepest ply); name the verifier: --verify PLAYER")
+    return found
+
+
 def _progress(results: Iterator[Any], total: int) -> Iterator[Any]:
     from tqdm import tqdm
 
@@ -89,16 +108,17 @@ def _analyse(args: argparse.Namespace) -> int:
     from .records import read_record
 
     name = analyst_name(args.player or DEFAULT_ANALYST, args.ply)
+    verify = _verifier(name, args.verify)
     record = read_record(args.file)
     outputs = [(_open(args.html, "--html"), html_report), (_open(args.sgf, "--sgf"), analysed_sgf)]
     try:
         if carries_analysis(record) and not args.reanalyse:
             analysis = carried(record).restyled(args.style)
-            if args.player or args.ply is not None:
+            if args.player or args.ply is not None or args.verify:
                 print(f"gammon analyse: {args.file} carries {analysis.analyst}'s analysis, shown as it is "
                       "(--reanalyse judges it again)", file=sys.stderr)
         else:
-            analysis = analyse(record, name, workers=args.workers, progress=_progress, style=args.style)
+            analysis = analyse(record, name, workers=args.workers, progress=_progress, style=args.style, verify=verify)
         for handle, write in outputs:
             if handle is not None:
                 handle.write(write(analysis))
@@ -152,6 +172,13 @@ def _table(analysis: Any) -> None:
         print(f"the file's own analysis, by {analysis.source}")
     else:
         print(f"analysed by {analysis.analyst}")
+    if analysis.verifier is not None:
+        from ..analysis.core import VERIFY_AT
+
+        checked = [d for d in analysis.decisions if d.verified is not None]
+        cleared = sum(1 for d in checked if d.error < VERIFY_AT)
+        print(f"verified by {analysis.verifier}: {len(checked)} decisions charged {VERIFY_AT:.3f} or more judged "
+              f"again, {cleared} of them cleared")
     for row in rows:
         print(f"{row[0]:<34}{row[1]:>24}{row[2]:>24}")
     for decision in analysis.decisions:
