@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bearoff": ("gammon.cli.bearoff", "build and query the bear-off tables"),
     "hint": ("gammon.cli.bots", "rank every legal play of a roll"),
     "duel": ("gammon.cli.bots", "play two players against each other"),
-    "train": ("gammon.cli.bots", "train an evaluator"),
+    "train": ("gammon.cli.train", "train an evaluator"),
     "cube": ("gammon.cli.cube", "cube hint: double, take or pass"),
     "rollout": ("gammon.cli.rollout", "roll out a position: play it to the end many times"),
     "analyse": ("gammon.cli.analyse", "judge every decision of a match record (.mat, SGF, .xg)"),

@@ -324,13 +324,16 @@ def decision_losses(network: Network, groups: Groups, decisions: np.ndarray) -> 
     return losses
 
 
-def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs: int = 8, alpha: float = 0.001,
+def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs: int = 8, alpha: float = 0.0003,
         ranking: float = 20.0, boost: float = 3.0, level: float = 1.0, batch: int = 64, seed: int = 1,
-        holdout: float = 0.1, progress: bool = True) -> Network:
+        holdout: float = 0.1, anchor: float = 0.0, progress: bool = True) -> Network:
     """Fit the nets of ``weights`` to the decisions of ``data`` (see the module docstring) with Adam
     at step ``alpha``: ``ranking`` weighs the differences within a decision (``boost`` more where the
-    teacher disagreed with 0 ply), ``level`` the probabilities. Writes ``output``; its metadata keeps
-    the held-out teacher loss before and after."""
+    teacher disagreed with 0 ply), ``level`` the probabilities, ``anchor`` the squared distance from
+    the starting weights (what TD taught, kept where the data do not speak). Writes ``output``; its
+    metadata keeps the held-out teacher loss before and after each epoch and its paired change
+    (the mean of each held-out decision's change, with its standard error: most decisions do
+    not change, so the paired figure sees a change the two means' noise would hide)."""
     network = Network.load(weights)
     network = Network(*(a.astype(np.float64) for a in network.arrays()), dict(network.meta))
     sets = [load(p) for p in data]
@@ -349,8 +352,10 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     taught = equities(groups.teacher)
     disagree = np.array([taught[s:s + n].max() - taught[s] >= DISAGREEMENT
                          for s, n in zip(groups.starts, groups.sizes)])
-    before = float(decision_losses(network, groups, held).mean())
+    first = decision_losses(network, groups, held)
+    before = float(first.mean())
     params = list(network.arrays())
+    start = [p.copy() for p in params]
     moments = [np.zeros_like(p) for p in params]
     squares = [np.zeros_like(p) for p in params]
     step_count = 0
@@ -360,6 +365,9 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
         for first in range(0, used.size, batch):
             decisions = used[first:first + batch]
             grads = _gradients(network, groups, decisions, taught, disagree, ranking, boost, level)
+            if anchor:
+                for g, p, p0 in zip(grads, params, start):
+                    g += anchor * (p - p0)
             step_count += 1
             for p, g, m, v in zip(params, grads, moments, squares):
                 m *= 0.9
@@ -367,15 +375,21 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
                 v *= 0.999
                 v += 0.001 * g * g
                 p -= alpha * (m / (1 - 0.9 ** step_count)) / (np.sqrt(v / (1 - 0.999 ** step_count)) + 1e-8)
-        loss = float(decision_losses(network, groups, held).mean())
-        history.append({"epoch": epoch + 1, "held_out_teacher_loss": loss})
+        losses = decision_losses(network, groups, held)
+        change = losses - first
+        error = float(change.std(ddof=1) / math.sqrt(change.size)) if change.size > 1 else 0.0
+        history.append({"epoch": epoch + 1, "held_out_teacher_loss": float(losses.mean()),
+                        "paired_change": float(change.mean()), "paired_error": error,
+                        "choices_changed": int((np.abs(change) > 0).sum())})
         if progress:
-            print(f"epoch {epoch + 1}/{epochs}: held-out teacher loss {loss:.5f} (before {before:.5f})", flush=True)
+            print(f"epoch {epoch + 1}/{epochs}: held-out teacher loss {losses.mean():.5f} (before {before:.5f}; "
+                  f"paired change {change.mean():+.5f} +- {error:.5f}, {history[-1]['choices_changed']} of "
+                  f"{change.size} choices changed)", flush=True)
     fitted = Network(*params, dict(network.meta))
     fitted.meta.setdefault("distill", []).append({  # type: ignore[union-attr]
         "trainer": "gammon train distill-fit", "from": str(weights), "data": [str(p) for p in data],
         "decisions": count, "held_out": int(held.size), "epochs": epochs, "alpha": alpha, "ranking": ranking,
-        "boost": boost, "level": level, "seed": seed, "held_out_teacher_loss_before": before,
+        "boost": boost, "level": level, "anchor": anchor, "seed": seed, "held_out_teacher_loss_before": before,
         "held_out_teacher_loss_after": history[-1]["held_out_teacher_loss"] if history else before,
         "history": history,
     })
