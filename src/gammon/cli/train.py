@@ -335,6 +335,10 @@ def _register_distill(which: argparse._SubParsersAction) -> None:
     df.add_argument("--level", type=float, default=1.0)
     df.add_argument("--anchor", type=float, default=0.0,
                     help="weight of the squared distance from the starting weights (default 0)")
+    df.add_argument("--rollouts", nargs="*", default=[], metavar="SET",
+                    help="data sets of rolled-out positions (phase-data's race, gammonish, crashed) fitted beside on "
+                    "cross-entropy, so the phase nets keep what rollouts taught them")
+    df.add_argument("--rollout-weight", type=float, default=1.0)
     df.add_argument("--holdout", type=float, default=0.1)
     df.add_argument("--seed", type=count(0), default=1)
     df.set_defaults(handler=_train_distill_fit)
@@ -368,7 +372,8 @@ def _train_distill_fit(args: argparse.Namespace) -> int:
     writable_file("--output", args.output)
     try:
         net = fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.ranking, args.boost,
-                  args.level, seed=args.seed, holdout=args.holdout, anchor=args.anchor)
+                  args.level, seed=args.seed, holdout=args.holdout, anchor=args.anchor, rollouts=args.rollouts,
+                  rollout_weight=args.rollout_weight)
     except (NetworkFileError, DataSetError) as error:
         raise TrainArgumentError(str(error)) from None
     record = net.meta["distill"][-1]  # type: ignore[index]

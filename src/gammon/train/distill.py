@@ -326,11 +326,15 @@ def decision_losses(network: Network, groups: Groups, decisions: np.ndarray) -> 
 
 def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs: int = 8, alpha: float = 0.0003,
         ranking: float = 20.0, boost: float = 3.0, level: float = 1.0, batch: int = 64, seed: int = 1,
-        holdout: float = 0.1, anchor: float = 0.0, progress: bool = True) -> Network:
+        holdout: float = 0.1, anchor: float = 0.0, rollouts: list[str | Path] | None = None,
+        rollout_weight: float = 1.0, progress: bool = True) -> Network:
     """Fit the nets of ``weights`` to the decisions of ``data`` (see the module docstring) with Adam
     at step ``alpha``: ``ranking`` weighs the differences within a decision (``boost`` more where the
     teacher disagreed with 0 ply), ``level`` the probabilities, ``anchor`` the squared distance from
-    the starting weights (what TD taught, kept where the data do not speak). Writes ``output``; its
+    the starting weights (what TD taught, kept where the data do not speak). ``rollouts`` names
+    data sets of rolled-out positions (``gammon train phase-data``: the race, gammonish and crashed
+    sets) fitted beside, each batch as many of their positions as it has decisions, on
+    cross-entropy weighted ``rollout_weight``, so the phase nets keep what rollouts taught them. Writes ``output``; its
     metadata keeps the held-out teacher loss before and after each epoch and its paired change
     (the mean of each held-out decision's change, with its standard error: most decisions do
     not change, so the paired figure sees a change the two means' noise would hide)."""
@@ -352,8 +356,11 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     taught = equities(groups.teacher)
     disagree = np.array([taught[s:s + n].max() - taught[s] >= DISAGREEMENT
                          for s, n in zip(groups.starts, groups.sizes)])
-    first = decision_losses(network, groups, held)
-    before = float(first.mean())
+    rolled = _rolled_out(rollouts or [])
+    if rolled is not None:
+        rolled_equities, never = equities(rolled.teacher), np.zeros(rolled.starts.shape[0], bool)
+    initial = decision_losses(network, groups, held)
+    before = float(initial.mean())
     params = list(network.arrays())
     start = [p.copy() for p in params]
     moments = [np.zeros_like(p) for p in params]
@@ -362,9 +369,14 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     history = []
     for epoch in range(epochs):
         rng.shuffle(used)
-        for first in range(0, used.size, batch):
-            decisions = used[first:first + batch]
+        for offset in range(0, used.size, batch):
+            decisions = used[offset:offset + batch]
             grads = _gradients(network, groups, decisions, taught, disagree, ranking, boost, level)
+            if rolled is not None:
+                sample = rng.integers(0, rolled.starts.shape[0], decisions.size)
+                extra = _gradients(network, rolled, sample, rolled_equities, never, 0.0, 0.0, rollout_weight)
+                for g, more in zip(grads, extra):
+                    g += more
             if anchor:
                 for g, p, p0 in zip(grads, params, start):
                     g += anchor * (p - p0)
@@ -376,7 +388,7 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
                 v += 0.001 * g * g
                 p -= alpha * (m / (1 - 0.9 ** step_count)) / (np.sqrt(v / (1 - 0.999 ** step_count)) + 1e-8)
         losses = decision_losses(network, groups, held)
-        change = losses - first
+        change = losses - initial
         error = float(change.std(ddof=1) / math.sqrt(change.size)) if change.size > 1 else 0.0
         history.append({"epoch": epoch + 1, "held_out_teacher_loss": float(losses.mean()),
                         "paired_change": float(change.mean()), "paired_error": error,
@@ -389,12 +401,30 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     fitted.meta.setdefault("distill", []).append({  # type: ignore[union-attr]
         "trainer": "gammon train distill-fit", "from": str(weights), "data": [str(p) for p in data],
         "decisions": count, "held_out": int(held.size), "epochs": epochs, "alpha": alpha, "ranking": ranking,
-        "boost": boost, "level": level, "anchor": anchor, "seed": seed, "held_out_teacher_loss_before": before,
+        "boost": boost, "level": level, "anchor": anchor, "rollouts": [str(p) for p in rollouts or []],
+        "rollout_weight": rollout_weight, "seed": seed, "held_out_teacher_loss_before": before,
         "held_out_teacher_loss_after": history[-1]["held_out_teacher_loss"] if history else before,
         "history": history,
     })
     fitted.save(output)
     return fitted
+
+
+def _rolled_out(paths: list[str | Path]) -> Groups | None:
+    """Rolled-out positions as decisions of one play each (their ranking term is then zero)."""
+    if not paths:
+        return None
+    boards, targets = [], []
+    for path in paths:
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                boards.append(stored["boards"].astype(np.int8))
+                targets.append(stored["targets"].astype(np.float64))
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+            raise DataSetError(f"{path}: not a data set of rolled-out positions ({error})") from None
+    board = np.concatenate(boards)
+    target = np.concatenate(targets)
+    return Groups.of({"boards": board, "teacher": target, "static": target, "starts": np.arange(board.shape[0])})
 
 
 def _terms(network: Network, groups: Groups, decisions: np.ndarray, taught: np.ndarray, disagree: np.ndarray,
