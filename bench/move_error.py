@@ -5,7 +5,7 @@ Usage: python bench/move_error.py [--weights A.npz [B.npz ...]] [--decisions N] 
 
 The decisions (a position and a seeded roll with at least two different plays) are fixed by
 ``--seed``: 60 % positions of real games (tests/vectors/corpus.txt, in a seeded order), and 8 %
-each of the rare kinds of :mod:`gammon.train.kinds` (crashed, containment, backgame, prime vs
+each of the rare kinds of :mod:`gammon.nn.kinds` (crashed, containment, backgame, prime vs
 prime, bear-off vs contact) from the self-play of a committed net no training changes
 (training/td-v3's phase-1 average), from games no data set uses. With the default 5,000
 decisions that is 3,000 real-match decisions and 400 of each rare kind.
@@ -44,7 +44,8 @@ from gammon.bots.search import Search
 from gammon.evaluation import equities
 from gammon.nn.evaluator import NNEvaluator, default_weights_path, load_network
 from gammon.nn.network import Network
-from gammon.train import kinds
+from gammon.nn import kinds
+from gammon.train.rollouts import self_play_where
 from gammon.workers import Workers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -85,7 +86,8 @@ def decisions(count: int, seed: int) -> list[tuple[str, np.ndarray, int, int]]:
     player = Network.load(SELF_PLAY)
     each = (count - real) // len(kinds.RARE)
     for number, (name, test) in enumerate(kinds.RARE.items()):
-        found = kinds.find(player, test, 3 * each, seed, FIRST_GAME + 10_000_000 * number)
+        found = self_play_where(player, test, 3 * each, seed, FIRST_GAME + 10_000_000 * number, keep=0.5,
+                                stride=1000, limit=200)
         taken = 0
         for board in found[rng.permutation(len(found))]:
             roll = _two_plays(board, rng) if taken < each else None

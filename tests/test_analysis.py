@@ -157,13 +157,17 @@ def test_json_is_exactly_the_contract(tmp_path: Path) -> None:
     for decision in data["decisions"]:
         assert set(decision) == {"game", "move", "index", "player", "color", "kind", "dice", "played", "best",
                                  "forced", "error", "error_mwc", "mark", "marks", "counted", "luck", "luck_mark",
-                                 "ply", "verified", "candidates", "probabilities", "ids", "board", "score", "cube"}
+                                 "ply", "verified", "rare_kind", "weak_judge", "candidates", "probabilities", "ids",
+                                 "board", "score", "cube"}
         assert decision["verified"] is None
+        assert decision["weak_judge"] == (decision["rare_kind"] in ("backgame", "crashed"))
         assert decision["kind"] in ("checker", "cube") and decision["error"] >= 0
         assert decision["mark"] in (None, "error", "blunder")  # XG's marks: no "doubtful"
         assert decision["game"] in (1, 2) and decision["move"] in rows
         for candidate in decision["candidates"]:
-            assert set(candidate) == {"play", "equity", "loss", "mwc", "ply", "probabilities"}
+            assert set(candidate) == {"play", "equity", "loss", "mwc", "ply", "judge", "probabilities"}
+            if decision["kind"] == "checker":
+                assert candidate["judge"] in ("contact net", "race net", "crashed net", "bear-off table", "game over")
     checker = [d for d in data["decisions"] if d["kind"] == "checker"]
     assert len([d for d in checker if not d["forced"]]) == sum(p["checker_decisions"] for p in data["players"].values())
     assert len(checker) == sum(p["moves"] for p in data["players"].values())  # every roll has its luck

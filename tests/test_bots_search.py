@@ -164,3 +164,29 @@ def test_hint_of_a_forced_play() -> None:
     board[19:25] = -2  # the opponent's home board is closed: nothing enters
     hints = hint(Position(board.tolist()), 6, 6, "pubeval:2")
     assert len(hints) == 1 and hints[0].play_text() == "(no move)"
+
+
+def test_every_hint_says_what_judged_it() -> None:
+    """The net of the position's class, the bear-off table where it answers, the game's end."""
+    from gammon.nn.network import NET_NAMES, net_of
+
+    contact = Position.from_position_id("4HPwATDgc/ABMA")
+    hints = hint(contact, 3, 1, load_player("nn"))
+    assert {h.judge for h in hints} == {"contact net"}
+    assert hint(contact, 3, 1, load_player("pubeval"))[0].judge == "pubeval"
+    # A race: every play judged by the race net.
+    race = np.zeros(26, np.int8)
+    race[[8, 9, 10]] = (5, 5, 5)
+    race[[17, 16, 15]] = (-5, -5, -5)
+    race_hints = hint(Position.from_array(race), 6, 5, load_player("nn"))
+    assert {h.judge for h in race_hints} == {"race net"}
+    # Bearing off with the tables' reach: the table judges; the play that bears the last checker off ends the game.
+    home = np.zeros(26, np.int8)
+    home[[1, 2]] = (1, 1)
+    home[[23, 24]] = (-2, -2)
+    judged = {h.play_text(): h.judge for h in hint(Position.from_array(home), 2, 1, load_player("nn"))}
+    assert judged["2/off 1/off"] == "game over"
+    assert set(judged.values()) <= {"game over", "bear-off table"}
+    evaluator = load_player("nn").search.evaluator.base
+    children = movegen.generate(contact.array(), 6, 6)[0]
+    assert evaluator.judges(children) == [f"{NET_NAMES[net_of(c)]} net" for c in children]

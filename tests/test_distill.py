@@ -1,4 +1,4 @@
-"""The distillation data set and fit (gammon.train.distill) and the rare kinds of position (gammon.train.kinds)."""
+"""The distillation data set and fit (gammon.train.distill) and the rare kinds of position (gammon.nn.kinds)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from gammon.errors import DataSetError
 from gammon.evaluation import equities
 from gammon.nn.evaluator import NNEvaluator, default_weights_path, load_network
 from gammon.nn.network import Network
-from gammon.train import distill, kinds
+from gammon.nn import kinds
+from gammon.train import distill
+from gammon.train.rollouts import self_play_where
 
 WEIGHTS = str(default_weights_path())
 
@@ -64,7 +66,7 @@ def test_the_rare_kinds_recognise_their_positions() -> None:
     assert kinds.containment(trapped)
     network = Network.load(WEIGHTS)
     for test in kinds.RARE.values():
-        found = kinds.find(network, test, 5, 1, 0, limit=3)
+        found = self_play_where(network, test, 5, 1, 0, keep=0.5, stride=1000, limit=3)
         assert len(found) == 5 and all(test(board) for board in found)
 
 

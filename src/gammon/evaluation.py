@@ -117,7 +117,10 @@ class Hint:
 
     An engine that names its play without evaluating it (a UBGI peer that sends only
     ``bestmove``) gives a hint with ``probabilities`` None and no equity or loss: unknown,
-    never shown as an even game. :attr:`evaluated` says which kind a hint is.
+    never shown as an even game. :attr:`evaluated` says which kind a hint is. ``judge`` says
+    what judged the position after the play where gammon's own evaluator did ("contact net",
+    "race net", "crashed net", "bear-off table", "game over", or a heuristic's name; None for
+    an engine's hint).
     """
 
     rank: int
@@ -126,6 +129,7 @@ class Hint:
     ply: int
     loss: float | None
     cubeful: float | None = None
+    judge: str | None = None
 
     @property
     def equity(self) -> float | None:
@@ -153,6 +157,7 @@ class Hint:
             "equity": None if equity is None else round(equity, 6),
             "loss": None if loss is None else round(loss, 6),
             "ply": self.ply,
+            "judge": self.judge,
             "probabilities": None if p is None else {k: round(v, 6) for k, v in p.as_dict().items()},
         }
 

@@ -42,6 +42,7 @@ from ..cube.met import equity_to_mwc
 from ..errors import GammonError, InvalidPlayerError
 from ..evaluation import CubeDecision, Hint, Probabilities
 from ..match import ActionKind, Match
+from ..nn.kinds import WEAK, kind_of
 from ..play import Play
 from ..players import Player, check_variant, cube_hint, hint, load_player, parse_player
 from ..position import Color, Position
@@ -80,6 +81,7 @@ class Candidate:
     equity: float
     probabilities: Probabilities | None = None
     ply: int | None = None
+    judge: str | None = None  #: what judged the position after it (:attr:`gammon.evaluation.Hint.judge`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,8 @@ class Decision:
     probabilities: Probabilities | None = None
     mark: str | None = None
     verified: float | None = None  #: the error the analyst charged before the verifier judged again
+    rare_kind: str | None = None  #: the position's rare kind (:func:`gammon.nn.kinds.kind_of`), if any
+    weak_judge: bool = False  #: gammon's net judged a kind where its move-error benchmark shows it weak
 
     @property
     def options(self) -> tuple[tuple[str, float], ...]:
@@ -341,9 +345,10 @@ def _judged(analyst: Player, luck: Player, task: _Task, known_luck: float | None
     if played is None:
         raise AnalysisError(f"game {task.game}, move {task.move}: the analyst did not rank the play made")
     best = hints[0]
-    candidates = [Candidate(h.play_text() or "(no move)", _equity(h, analyst), h.probabilities, h.ply)
+    candidates = [Candidate(h.play_text() or "(no move)", _equity(h, analyst), h.probabilities, h.ply, h.judge)
                   for h in hints[:_CANDIDATES]]
-    mine = Candidate(str(legal[chosen]) or "(no move)", _equity(played, analyst), played.probabilities, played.ply)
+    mine = Candidate(str(legal[chosen]) or "(no move)", _equity(played, analyst), played.probabilities, played.ply,
+                     played.judge)
     shown = [mine if c.play == mine.play else c for c in candidates]
     if mine not in shown:
         shown.append(mine)
@@ -463,13 +468,16 @@ def summarised(record: MatchRecord, analyst: str, tasks: list[_Task], judged: li
     names = _names(record)
     decisions: list[Decision] = []
     course: list[tuple[int, int, float, float | None]] = []
+    nets = _judged_by_net(analyst)
     for task, result in zip(tasks, judged):
+        rare = kind_of(task.state.position.array())
+        known = {"rare_kind": rare, "weak_judge": nets and rare in WEAK}
         if task.kind == "checker":
             error = max(0.0, result["best"] - result["played"])
             decision = Decision(task.game, task.move, task.color, names[task.color], "checker", error,
                                 result["played_text"], result["best_text"], result["candidates"], task.state,
                                 task.play, result["forced"], task.index, result["luck"], None, result["stakes"],
-                                result.get("ply"), mark=style.mark(error), verified=result.get("verified"))
+                                result.get("ply"), mark=style.mark(error), verified=result.get("verified"), **known)
             decisions.append(decision)
             white = result["played"] if task.color == Color.WHITE else -result["played"]
             mwc = decision.mwc(result["played"])
@@ -478,8 +486,17 @@ def summarised(record: MatchRecord, analyst: str, tasks: list[_Task], judged: li
             course.append((task.game, task.move, white, mwc))
             continue
         if result["decision"] is not None:
-            decisions += _cube_decisions(task, result["decision"], names, result, style)
+            decisions += [dataclasses.replace(d, **known)
+                          for d in _cube_decisions(task, result["decision"], names, result, style)]
     return Analysis(record, analyst, decisions, summarise(decisions, names, _results(record)), course, style, source)
+
+
+def _judged_by_net(analyst: str) -> bool:
+    """Whether the analyst is gammon's net (whose weak kinds :data:`gammon.nn.kinds.WEAK` names)."""
+    try:
+        return parse_player(analyst).name == "nn"
+    except InvalidPlayerError:
+        return False
 
 
 def _cube_decisions(task: _Task, decision: CubeDecision, names: dict[Color, str], result: dict[str, Any],

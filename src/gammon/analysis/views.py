@@ -53,7 +53,7 @@ def _candidate(decision: Decision, candidate: Candidate, best: float) -> dict[st
     p = candidate.probabilities
     mwc = decision.mwc(candidate.equity)
     return {"play": candidate.play, "equity": round(candidate.equity, 6), "loss": round(best - candidate.equity, 6),
-            "mwc": None if mwc is None else round(mwc, 6), "ply": candidate.ply,
+            "mwc": None if mwc is None else round(mwc, 6), "ply": candidate.ply, "judge": candidate.judge,
             "probabilities": None if p is None else {k: round(v, 6) for k, v in zip(FIELDS, p.as_tuple())}}
 
 
@@ -77,6 +77,7 @@ def decision_json(decision: Decision) -> dict[str, Any]:
         "luck_mark": None if decision.luck is None else luck_mark(decision.luck),
         "ply": decision.ply,
         "verified": None if decision.verified is None else round(decision.verified, 6),
+        "rare_kind": decision.rare_kind, "weak_judge": decision.weak_judge,
         "candidates": [_candidate(decision, c, best) for c in decision.candidates],
         "probabilities": None if p is None else {k: round(v, 6) for k, v in zip(FIELDS, p.as_tuple())},
         "ids": position_ids(state), "board": board_json(state),

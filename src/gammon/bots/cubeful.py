@@ -231,7 +231,7 @@ class CubefulSearch:
             plies[candidates] = level
         cubeful = np.asarray(context.normalise(values), np.float64)
         return CubefulAnalysis(board, (int(d1), int(d2)), children, moves, counts, probabilities, plies,
-                               context=context, cubeful=cubeful, values=values)
+                               self.search.evaluator.judges, context=context, cubeful=cubeful, values=values)
 
     # -- resignations ----------------------------------------------------------------------------
     def resignation(self, board: np.ndarray, context: CubeContext, points: int, plies: int = 0) -> tuple[float, float]:

@@ -191,6 +191,13 @@ class Evaluator(abc.ABC):
         """The compiled form of this evaluator, or None for one that has none (a random player)."""
         return None
 
+    def judges(self, boards: np.ndarray) -> list[str]:
+        """What judges each board after a play: "game over" where the game is won, else this
+        evaluator's name (a net says which of its nets, the composite where its tables answer)."""
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        live = finished_batch(boards, np.zeros((boards.shape[0], 5)))
+        return [self.name if alive else "game over" for alive in live]
+
     def evaluate(self, board: np.ndarray) -> Probabilities:
         """One board after a play, for the side that just moved."""
         return Probabilities.from_array(self.evaluate_batch(np.asarray(board, np.int8)[None, :])[0])
@@ -264,6 +271,12 @@ class CompositeEvaluator(Evaluator):
 
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
         return self._override(boards, self.base._evaluate(boards))
+
+    def judges(self, boards: np.ndarray) -> list[str]:
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        names = self.base.judges(boards)
+        covered, _ = self._covered(boards)
+        return ["bear-off table" if table else name for name, table in zip(names, covered)]
 
     def _evaluate_children(self, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
         return self._override(children, self.base._evaluate_children(parents, offsets, children))

@@ -100,6 +100,8 @@ class Analysis:
     counts: np.ndarray
     probabilities: np.ndarray
     plies: np.ndarray
+    #: What judged each board after a play (:meth:`Evaluator.judges`), asked only for hints.
+    judge: Callable[[np.ndarray], list[str]] | None = None
 
     def equities(self) -> np.ndarray:
         return equities(self.probabilities)
@@ -121,11 +123,12 @@ class Analysis:
         values = self.equities()
         order = self.ranking()
         best = values[order[0]]
+        judges = self.judge(self.boards[order]) if self.judge is not None else [None] * len(order)
         hints = []
-        for rank, index in enumerate(order, start=1):
+        for rank, (index, judge) in enumerate(zip(order, judges), start=1):
             play = Play.from_array(self.moves[index], int(self.counts[index]))
             hints.append(Hint(rank, play, self.probabilities_of(int(index)), int(self.plies[index]),
-                              float(best - values[index]), float(values[index]) if cubeful else None))
+                              float(best - values[index]), float(values[index]) if cubeful else None, judge))
         return hints
 
 
@@ -244,4 +247,5 @@ class Search:
                 break
             probabilities[candidates] = self.value(children[candidates], level)
             plies[candidates] = level
-        return Analysis(board, (int(d1), int(d2)), children, moves, counts, probabilities, plies)
+        return Analysis(board, (int(d1), int(d2)), children, moves, counts, probabilities, plies,
+                        self.evaluator.judges)

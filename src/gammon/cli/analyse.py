@@ -184,5 +184,6 @@ def _table(analysis: Any) -> None:
     for decision in analysis.decisions:
         if decision.mark in (None, "doubtful") or not decision.counted(style):
             continue
+        weak = f" (a {decision.rare_kind} position: the net judges these worst)" if decision.weak_judge else ""
         print(f"game {decision.game} move {decision.move:>3} {decision.player}: {decision.kind} {decision.played!r} "
-              f"(best {decision.best!r}) -{decision.error:.3f} {decision.mark}")
+              f"(best {decision.best!r}) -{decision.error:.3f} {decision.mark}{weak}")

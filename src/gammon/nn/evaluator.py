@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..bots.evaluator import CompositeEvaluator, Evaluator, EvaluatorKernel, load_bearoff
-from .network import Network, NetworkFileError, kernel_boards, kernel_children
+from .network import NET_NAMES, Network, NetworkFileError, kernel_boards, kernel_children, net_of
 
 #: Where the shipped weights live inside the package.
 SHIPPED = "nn.npz"
@@ -58,6 +58,11 @@ class NNEvaluator(Evaluator):
 
     def _evaluate(self, boards: np.ndarray) -> np.ndarray:
         return self.network.evaluate(boards)
+
+    def judges(self, boards: np.ndarray) -> list[str]:
+        """Which of the net's nets judges each board: "contact net", "race net" or "crashed net"."""
+        return [name if name == "game over" else f"{NET_NAMES[net_of(board)]} net"
+                for name, board in zip(super().judges(boards), np.ascontiguousarray(boards, np.int8))]
 
     def kernel(self) -> EvaluatorKernel:
         """The compiled forward pass over the net's weights (the same one :meth:`_evaluate` runs)."""

@@ -49,7 +49,7 @@ from ..nn.evaluator import NNEvaluator
 from ..nn.features import encode_batch
 from ..nn.network import NETS, Network, net_of
 from ..workers import Workers
-from . import kinds
+from ..nn import kinds
 from .rollouts import sample_positions
 
 #: Decisions drawn per chunk (one task of a worker; the unit the data set grows by).

@@ -47,7 +47,7 @@ from ..rollout.run import consistent
 from ..rollout.trial import Roller
 from ..workers import Workers, ray_imap
 from .rollouts import fit as fit_epoch
-from .rollouts import held_error, sample_positions
+from .rollouts import held_error, sample_positions, self_play_where
 
 #: The phases a data set is made for, with the net each trains.
 KINDS = {"race": RACE_NET, "crashed": CRASHED_NET, "gammonish": RACE_NET}
@@ -175,19 +175,7 @@ DRAWN = {"race": random_race, "crashed": random_late_hit, "gammonish": random_ga
 def self_play_positions(network: Network, which: str, count: int, seed: int, first_game: int) -> np.ndarray:
     """``count`` positions of :data:`SELF_PLAY` kind ``which`` from the net's self-play, from game
     ``first_game`` on (the side on roll's boards, before the roll)."""
-    w = network.arrays()
-    wanted = SELF_PLAY[which]
-    found: list[np.ndarray] = []
-    game = first_game
-    total = 0
-    while total < count:
-        after = sample_positions(*w, seed, game, 5000, 1.0)
-        game += 100
-        boards = np.array([movegen.flip_board(b) for b in after])
-        kept = boards[np.array([wanted(b) for b in boards])]
-        found.append(kept)
-        total += len(kept)
-    return np.concatenate(found)[:count]
+    return self_play_where(network, SELF_PLAY[which], count, seed, first_game)
 
 
 def positions(network: Network, kind: str, count: int, seed: int, chunk: int) -> np.ndarray:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -63,6 +64,29 @@ def sample_positions(w1, b1, w2, b2, seed, first_game, count, keep):
             d1, d2 = next_roll(state)
         game += 1
     return out
+
+
+def self_play_where(network: Network, wanted: Callable[[np.ndarray], bool], count: int, seed: int,
+                    first_game: int, keep: float = 1.0, stride: int = 100, limit: int | None = None) -> np.ndarray:
+    """``count`` positions (the side on roll's boards, before the roll) for which ``wanted`` holds,
+    from the net's self-play from game ``first_game`` on, in batches of 5,000 kept positions (each
+    kept with ``keep``), each batch ``stride`` games on; fewer if ``limit`` batches hold too few."""
+    w = network.arrays()
+    found: list[np.ndarray] = []
+    total = 0
+    game = first_game
+    batches = 0
+    while total < count and (limit is None or batches < limit):
+        after = sample_positions(*w, seed, game, 5000, keep)
+        game += stride
+        batches += 1
+        boards = np.array([movegen.flip_board(b) for b in after])
+        kept = boards[np.array([bool(wanted(b)) for b in boards])]
+        found.append(kept)
+        total += len(kept)
+    if not found:
+        return np.empty((0, 26), np.int8)
+    return np.concatenate(found)[:count].astype(np.int8)
 
 
 @kernel(f"({WEIGHTS}, readonly(int8[:, ::1]), int64, int64, int64, int64)")

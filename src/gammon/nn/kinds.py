@@ -2,9 +2,10 @@
 
 Each kind is a predicate on the side on roll's board (before the roll, as
 :func:`gammon.movegen.generate` takes it) that holds when either side is in that kind of game:
-the move-error benchmark draws its decisions from them and the distillation data set
-(:mod:`gammon.train.distill`) adds them to the net's ordinary self-play for coverage. They are
-found by filtering long self-play (:func:`find`), so they are positions a game can reach.
+the move-error benchmark (bench/move_error.py) draws its decisions from them, the distillation
+data set (:mod:`gammon.train.distill`) adds them to the net's ordinary self-play for coverage,
+and an analysis marks the decisions of the kinds where the benchmark shows the net weakest
+(:data:`WEAK`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,7 @@ import numpy as np
 
 from .. import movegen
 from ..bots.evaluator import CONTACT
-from ..nn.network import CRASHED_NET, Network, net_of
-from .rollouts import sample_positions
-
-#: Self-play games looked through per batch while searching for a kind.
-BATCH_POSITIONS = 5000
+from .network import CRASHED_NET, net_of
 
 
 def _pips(board: np.ndarray) -> int:
@@ -95,26 +92,16 @@ RARE: dict[str, Callable[[np.ndarray], bool]] = {
     "prime vs prime": prime_against_prime,
     "bear-off vs contact": bearing_off_against_contact,
 }
+#: The kinds where the shipped net's 0-ply choices lose most against GNU Backgammon's 2-ply
+#: judgement (bench/move_error.py, 5,000 decisions, seed 2026): backgames 17.6 millipoints a
+#: decision and crashed positions 12.2, against GNU Backgammon's own 0-ply 3.0 and 1.8 (six and
+#: seven times as much; 2.5 times on real-match positions). An analysis marks their decisions.
+WEAK = ("backgame", "crashed")
 
 
-def find(network: Network, wanted: Callable[[np.ndarray], bool], count: int, seed: int, first_game: int,
-         limit: int = 200) -> np.ndarray:
-    """``count`` positions (the side on roll's boards, before the roll) for which ``wanted`` holds,
-    from the net's self-play from game ``first_game`` on; fewer if ``limit`` batches of
-    :data:`BATCH_POSITIONS` positions hold too few."""
-    w = network.arrays()
-    found: list[np.ndarray] = []
-    total = 0
-    game = first_game
-    for _ in range(limit):
-        if total >= count:
-            break
-        after = sample_positions(*w, seed, game, BATCH_POSITIONS, 0.5)
-        game += 1000
-        boards = np.array([movegen.flip_board(b) for b in after])
-        kept = boards[np.array([bool(wanted(b)) for b in boards])]
-        found.append(kept)
-        total += len(kept)
-    if not found:
-        return np.empty((0, 26), np.int8)
-    return np.concatenate(found)[:count].astype(np.int8)
+def kind_of(board: np.ndarray) -> str | None:
+    """The first rare kind that ``board`` (the side on roll's) is of, or None."""
+    for name, test in RARE.items():
+        if test(board):
+            return name
+    return None
