@@ -108,6 +108,9 @@ def test_a_data_set_grows_where_it_stopped_and_refuses_other_settings(small_set:
     rows = min(grown["boards"].shape[0], whole["boards"].shape[0])
     assert (grown["boards"][:rows] == whole["boards"][:rows]).all()
     assert (grown["chunks"] == np.arange(grown["chunks"].shape[0])).all()
+    earlier = distill.first_decisions(grown, first["starts"].shape[0])
+    for name in ("boards", "teacher", "static", "starts", "parents", "rolls"):
+        assert (earlier[name] == first[name]).all()
     with pytest.raises(DataSetError, match="seed 4, not 5"):
         distill.build(path, 9, WEIGHTS, WEIGHTS, seed=5, plies=1, progress=False)
     broken = tmp_path / "broken.npz"

@@ -339,6 +339,9 @@ def _register_distill(which: argparse._SubParsersAction) -> None:
                     help="data sets of rolled-out positions (phase-data's race, gammonish, crashed) fitted beside on "
                     "cross-entropy, so the phase nets keep what rollouts taught them")
     df.add_argument("--rollout-weight", type=float, default=1.0)
+    df.add_argument("--first", type=count(1), nargs="*", default=None, metavar="N",
+                    help="fit only the first N decisions of each data set, one N per set (a data set grows at its "
+                    "end: this makes again a fit made when it was smaller)")
     df.add_argument("--holdout", type=float, default=0.1)
     df.add_argument("--seed", type=count(0), default=1)
     df.set_defaults(handler=_train_distill_fit)
@@ -373,7 +376,7 @@ def _train_distill_fit(args: argparse.Namespace) -> int:
     try:
         net = fit(args.weights, args.data, args.output, args.epochs, args.alpha, args.ranking, args.boost,
                   args.level, seed=args.seed, holdout=args.holdout, anchor=args.anchor, rollouts=args.rollouts,
-                  rollout_weight=args.rollout_weight)
+                  rollout_weight=args.rollout_weight, first=args.first)
     except (NetworkFileError, DataSetError) as error:
         raise TrainArgumentError(str(error)) from None
     record = net.meta["distill"][-1]  # type: ignore[index]

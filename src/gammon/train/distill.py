@@ -92,6 +92,16 @@ def load(path: str | Path) -> dict[str, np.ndarray]:
     return data
 
 
+def first_decisions(data: dict[str, np.ndarray], count: int) -> dict[str, np.ndarray]:
+    """The decisions a data set held when it had ``count`` (it only grows at its end), to fit again
+    what was fitted then (its ``chunks`` are left whole: the view is for fitting, not for growing)."""
+    if count >= data["starts"].shape[0]:
+        return data
+    rows = int(data["starts"][count])
+    return {**{name: data[name][:rows] for name in ("boards", "teacher", "static")},
+            **{name: data[name][:count] for name in ("starts", "parents", "rolls")}, "chunks": data["chunks"]}
+
+
 def settings_of(path: str | Path) -> dict[str, object]:
     """The settings a data set was made with (empty for a file without them)."""
     with np.load(path, allow_pickle=False) as stored:
@@ -327,7 +337,7 @@ def decision_losses(network: Network, groups: Groups, decisions: np.ndarray) -> 
 def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs: int = 8, alpha: float = 0.0003,
         ranking: float = 20.0, boost: float = 3.0, level: float = 1.0, batch: int = 64, seed: int = 1,
         holdout: float = 0.1, anchor: float = 0.0, rollouts: list[str | Path] | None = None,
-        rollout_weight: float = 1.0, progress: bool = True) -> Network:
+        rollout_weight: float = 1.0, first: list[int] | None = None, progress: bool = True) -> Network:
     """Fit the nets of ``weights`` to the decisions of ``data`` (see the module docstring) with Adam
     at step ``alpha``: ``ranking`` weighs the differences within a decision (``boost`` more where the
     teacher disagreed with 0 ply), ``level`` the probabilities, ``anchor`` the squared distance from
@@ -341,6 +351,10 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     network = Network.load(weights)
     network = Network(*(a.astype(np.float64) for a in network.arrays()), dict(network.meta))
     sets = [load(p) for p in data]
+    if first:  # a fit made when the sets were smaller, made again
+        if len(first) != len(sets):
+            raise DataSetError(f"first: {len(first)} counts for {len(sets)} data sets; give one count per data set")
+        sets = [first_decisions(d, n) for d, n in zip(sets, first)]
     merged = sets[0]
     for more in sets[1:]:
         shift = merged["boards"].shape[0]
@@ -400,7 +414,8 @@ def fit(weights: str | Path, data: list[str | Path], output: str | Path, epochs:
     fitted = Network(*params, dict(network.meta))
     fitted.meta.setdefault("distill", []).append({  # type: ignore[union-attr]
         "trainer": "gammon train distill-fit", "from": str(weights), "data": [str(p) for p in data],
-        "decisions": count, "held_out": int(held.size), "epochs": epochs, "alpha": alpha, "ranking": ranking,
+        "decisions": count, "first": [int(d["starts"].shape[0]) for d in sets], "held_out": int(held.size),
+        "epochs": epochs, "alpha": alpha, "ranking": ranking,
         "boost": boost, "level": level, "anchor": anchor, "rollouts": [str(p) for p in rollouts or []],
         "rollout_weight": rollout_weight, "seed": seed, "held_out_teacher_loss_before": before,
         "held_out_teacher_loss_after": history[-1]["held_out_teacher_loss"] if history else before,
