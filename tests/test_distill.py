@@ -173,6 +173,11 @@ def test_a_fit_lowers_its_objective_and_records_the_teacher_loss(small_set: tupl
     alone = distill.fit(blank, [path], tmp_path / "alone.npz", epochs=3, alpha=0.01, holdout=0.2, progress=False)
     assert level(beside) < level(alone)
     assert Network.load(tmp_path / "beside.npz").meta["distill"][-1]["rollouts"] == [str(race)]
+    # A fit of the first decisions only is the fit of the data set as it was then.
+    with pytest.raises(DataSetError, match="one count per data set"):
+        distill.fit(WEIGHTS, [path], tmp_path / "x.npz", epochs=1, first=[3, 4], progress=False)
+    again = distill.fit(WEIGHTS, [path], tmp_path / "first.npz", epochs=2, holdout=0.2, first=[8], progress=False)
+    assert again.meta["distill"][-1]["first"] == [8] and again.meta["distill"][-1]["decisions"] == 8
 
 
 def test_the_commands_say_what_is_wrong(tmp_path) -> None:
