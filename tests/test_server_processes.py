@@ -50,9 +50,9 @@ def test_kill_9_between_and_during_requests_loses_no_acknowledged_action(kind, t
                 mover = players[state["players"][state["to_act"]]]
                 body = {"version": state["version"], **choose(state, rng)}
                 actions += 1
-                # about one action in eight at random, and every eighth until three kills (the server's
-                # dice decide how long the match lasts: a short one must still see its kills)
-                if kills < 6 and (rng.random() < 0.12 or (kills < 3 and actions % 8 == 0)):
+                # about one action in eight at random, and every fourth until three kills (the server's
+                # dice decide how long the match lasts: a short one, a dozen actions, must still see its kills)
+                if kills < 6 and (rng.random() < 0.12 or (kills < 3 and actions % 4 == 0)):
                     # kill -9 while a request may be in flight, or just after an answer
                     answers: list = []
 
