@@ -49,6 +49,7 @@ from gammon.train.rollouts import self_play_where
 from gammon.workers import Workers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from judgement import gnubg_play_equity
 from vs_gnubg import to_gnubg
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,16 +114,6 @@ def _start(weights: list[str], judge: str, teacher: str) -> None:
     _state["judge"] = judge
 
 
-def _gnubg_value(child: np.ndarray) -> float:
-    """GNU Backgammon's 2-ply equity of a play (``child``, after the play) for the side that played it."""
-    gnubg = _state["gnubg"]
-    if not (child[1:] > 0).any():
-        return 3.0  # the last checker borne off: the game is won
-    context = gnubg.evalcontext(0, 2, 1, 1, 0.0)  # type: ignore[attr-defined]
-    position = to_gnubg(movegen.flip_board(child))
-    return -float(gnubg.evaluate(position, gnubg.cubeinfo(), context)[5])  # type: ignore[attr-defined]
-
-
 def _gnubg_best(board: np.ndarray, d1: int, d2: int, children: np.ndarray, plies: int = 2) -> int:
     """The index among ``children`` of GNU Backgammon's best play at ``plies`` (-1 if its move is not found)."""
     gnubg = _state["gnubg"]
@@ -154,7 +145,7 @@ def _errors(task: tuple[np.ndarray, int, int]) -> np.ndarray:
         if choices[-1] < 0:
             choices[-1] = choices[0]
         judged = sorted(set(choices) | ({best} if best >= 0 else set()))
-        values = {i: _gnubg_value(children[i]) for i in judged}
+        values = {i: gnubg_play_equity(children[i]) for i in judged}
     top = max(values.values())
     return np.array([top - values[c] for c in choices])
 

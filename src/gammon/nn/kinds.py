@@ -15,14 +15,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import movegen
-from ..bots.evaluator import CONTACT
+from ..bots.evaluator import CONTACT, pip_counts
 from .network import CRASHED_NET, net_of
-
-
-def _pips(board: np.ndarray) -> int:
-    """The side on roll's pip count (its bar is point 25)."""
-    points = np.arange(26)
-    return int((points * np.maximum(board, 0)).sum())
 
 
 def _longest_prime(board: np.ndarray) -> int:
@@ -54,7 +48,8 @@ def crashed(board: np.ndarray) -> bool:
 def _backgame(board: np.ndarray) -> bool:
     """The side on roll holds two points or more in the other's home board and trails by 50 pips or more."""
     held = int((board[19:25] >= 2).sum())
-    return held >= 2 and _pips(board) - _pips(movegen.flip_board(board)) >= 50
+    mine, theirs = pip_counts(board)
+    return held >= 2 and mine - theirs >= 50
 
 
 def _contained(board: np.ndarray) -> bool:

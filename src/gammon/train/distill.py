@@ -128,7 +128,7 @@ def positions(network: Network, seed: int, chunk: int, count: int = CHUNK) -> np
 
 
 @dataclass
-class Decision:
+class LabelledDecision:
     """One decision's kept plays: boards after each play, 0-ply and teacher probabilities."""
 
     parent: np.ndarray
@@ -156,12 +156,12 @@ def candidates(evaluator: CompositeEvaluator, board: np.ndarray, d1: int, d2: in
 
 
 def decide(evaluator: CompositeEvaluator, teacher: Search, board: np.ndarray, d1: int, d2: int,
-           plies: int = 2) -> Decision | None:
+           plies: int = 2) -> LabelledDecision | None:
     """A decision labelled by the teacher at ``plies``; None when the window holds one play."""
     boards, static = candidates(evaluator, board, d1, d2)
     if boards.shape[0] < 2:
         return None
-    return Decision(board, (d1, d2), boards, static, teacher.value(boards, plies))
+    return LabelledDecision(board, (d1, d2), boards, static, teacher.value(boards, plies))
 
 
 # -- the data set ----------------------------------------------------------------------------------
@@ -171,12 +171,13 @@ _players: dict[str, object] = {}
 def _start(pupil: str, teacher: str) -> None:
     """Set up a worker: the pupil's 0-ply evaluator and the teacher's search."""
     bearoff = load_bearoff()
-    _players["pupil"] = CompositeEvaluator(NNEvaluator(Network.load(pupil)), bearoff)
+    network = Network.load(pupil)
+    _players["pupil"] = CompositeEvaluator(NNEvaluator(network), bearoff)
     _players["teacher"] = Search(CompositeEvaluator(NNEvaluator(Network.load(teacher)), bearoff))
-    _players["network"] = Network.load(pupil)
+    _players["network"] = network
 
 
-def _chunk(task: tuple) -> tuple[int, list[Decision]]:
+def _chunk(task: tuple) -> tuple[int, list[LabelledDecision]]:
     """One chunk: its decisions, the kept ones labelled."""
     seed, index, sample, plies = task
     pupil = _players["pupil"]
@@ -196,7 +197,7 @@ def _chunk(task: tuple) -> tuple[int, list[Decision]]:
     return index, kept
 
 
-def _append(data: dict[str, np.ndarray], results: list[tuple[int, list[Decision]]]) -> dict[str, np.ndarray]:
+def _append(data: dict[str, np.ndarray], results: list[tuple[int, list[LabelledDecision]]]) -> dict[str, np.ndarray]:
     boards = [data["boards"]]
     teacher, static, starts = [data["teacher"]], [data["static"]], [data["starts"]]
     parents, rolls, chunks = [data["parents"]], [data["rolls"]], [data["chunks"]]
@@ -245,7 +246,7 @@ def build(path: str | Path, decisions: int, pupil: str | Path, teacher: str | Pa
         bar = tqdm(total=decisions, initial=min(decisions, data["starts"].shape[0]), unit="decision",
                    desc="2-ply labels", smoothing=0.05)
     saved = time.monotonic()
-    pending: list[tuple[int, list[Decision]]] = []
+    pending: list[tuple[int, list[LabelledDecision]]] = []
     try:
         with Workers(workers, initializer=_start, initargs=(str(pupil), str(teacher))) as pool:
             while data["starts"].shape[0] + sum(len(p[1]) for p in pending) < decisions:
